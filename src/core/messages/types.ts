@@ -1,0 +1,71 @@
+/**
+ * The message model every layer shares. A caller's transcript (OpenAI Chat Completions messages, OpenAI Responses
+ * input items, or S0 messages) is normalised into one {@link Item} per input element, one-to-one and in order, so
+ * indices into `Transcript.items` are indices into the caller's own array. The original element is kept untouched
+ * in `raw`: denormalising is returning the raws, which makes normalise → denormalise the identity.
+ */
+
+/** The three wire formats accepted. `chat` = OpenAI Chat Completions, `responses` = OpenAI Responses input items. */
+export type MessageFormat = 'chat' | 'responses' | 's0';
+
+/**
+ * What an item is to the planner.
+ * - `instructions`: system / developer / S0 `instructions`; never summarised, hoisted to the front.
+ * - `summary`: a summary this engine (or the compaction endpoint) produced earlier; folded into the next one.
+ * - `tool`: a tool result (chat `tool`, Responses `function_call_output` and friends).
+ * - `activity`: S0 `activity`, a tool action and its outcome in one message.
+ * - `other`: an item type we do not know; preserved, priced, never split from its neighbours' pairs.
+ */
+export type ItemRole =
+  | 'instructions'
+  | 'user'
+  | 'assistant'
+  | 'tool'
+  | 'reasoning'
+  | 'activity'
+  | 'summary'
+  | 'other';
+
+/** A tool call made by an item: its id as sent by the model, the tool's name and its JSON argument string. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** One element of the caller's transcript, as the planner sees it. */
+export interface Item<Raw = unknown> {
+  /** Position in the caller's array. */
+  index: number;
+  role: ItemRole;
+  /** True when this is the start of a real user turn (a user message that is not only tool results). */
+  turnStart: boolean;
+  /** Tool calls this item makes (chat assistant `tool_calls`; a Responses `function_call` makes exactly one). */
+  calls: ToolCall[];
+  /**
+   * For a tool result: the call it answers, paired by position and id (the nearest earlier unanswered call with that
+   * id), never by id alone, because real sessions reuse ids.
+   */
+  answers?: { callId: string; itemIndex: number; callIndex: number; name: string };
+  /** Human-readable text of the item (prose, tool output, reasoning summary) for rendering and identifier mining. */
+  text: string;
+  /** The item's own id where the format has one (S0 `id`, Responses item `id`). */
+  id?: string;
+  /** The caller's element, untouched. */
+  raw: Raw;
+}
+
+/** A normalised transcript: the detected format and one item per input element. */
+export interface Transcript<Raw = unknown> {
+  format: MessageFormat;
+  items: Item<Raw>[];
+}
+
+/** Provider-reported token usage of one model call; fields absent when the provider did not report them. */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+  cachedInputTokens?: number;
+  reasoningTokens?: number;
+}
