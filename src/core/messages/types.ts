@@ -16,21 +16,18 @@ export type MessageFormat = 'chat' | 'responses' | 's0';
  * - `activity`: S0 `activity`, a tool action and its outcome in one message.
  * - `other`: an item type we do not know; preserved, priced, never split from its neighbours' pairs.
  */
-export type ItemRole =
-  | 'instructions'
-  | 'user'
-  | 'assistant'
-  | 'tool'
-  | 'reasoning'
-  | 'activity'
-  | 'summary'
-  | 'other';
+export type ItemRole = 'instructions' | 'user' | 'assistant' | 'tool' | 'reasoning' | 'activity' | 'summary' | 'other';
 
 /** A tool call made by an item: its id as sent by the model, the tool's name and its JSON argument string. */
 export interface ToolCall {
   id: string;
   name: string;
   arguments: string;
+  /**
+   * The element type that made the call where a format has several (Responses `function_call`,
+   * `custom_tool_call`, …), so a synthetic result can be written in the matching `*_output` type. Absent in chat.
+   */
+  kind?: string;
 }
 
 /** One element of the caller's transcript, as the planner sees it. */
@@ -47,6 +44,8 @@ export interface Item<Raw = unknown> {
    * id), never by id alone, because real sessions reuse ids.
    */
   answers?: { callId: string; itemIndex: number; callIndex: number; name: string };
+  /** For a tool result: the call id it carries as written (set by the adapter; `normalize` pairs it into `answers`). */
+  resultFor?: string;
   /** Human-readable text of the item (prose, tool output, reasoning summary) for rendering and identifier mining. */
   text: string;
   /** The item's own id where the format has one (S0 `id`, Responses item `id`). */

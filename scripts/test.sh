@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# The whole test suite: sets up what is missing (npm packages, the Temporal CLI), then runs mocha. Tests start their
+# own Temporal dev server (from .tools/) and their own OpenAI-compatible HTTP server on loopback.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+bash scripts/setup.sh
+exec npx mocha "$@"

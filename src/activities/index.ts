@@ -1,0 +1,151 @@
+/**
+ * `createActivities(deps)`: every activity the conversation workflow calls, built around injected dependencies (the
+ * archive, token counters, summarizer defaults) so tests and other deployments can swap them.
+ */
+import type { ConversationArchive } from '../archive/archive';
+import { adapterFor } from '../core/messages/adapters';
+import { normalize } from '../core/messages/normalize';
+import { clipItem } from '../core/plan/clip';
+import type { SummarizerConfig, TextCounter } from '../summarizers/types';
+import { createTokenCounter, type TokenCounter } from '../tokens';
+import { createCountTokensActivity } from './count-tokens';
+import { createSummarizeActivity, type SummarizeActivityDeps } from './summarize';
+import type {
+  HeadRef,
+  IngestInput,
+  IngestResult,
+  RecordFoldInput,
+  SummarizeFoldInput,
+  SummarizeFoldResult,
+} from './types';
+
+/** What the activities need. */
+export interface ActivityDeps {
+  archive: ConversationArchive;
+  /** Token counter per model. @default one `createTokenCounter({ model })` per model, kept for the process */
+  counterFor?: (model: string) => TokenCounter;
+  /** Worker-level summarizer defaults (merged under each conversation's settings). */
+  summarizerDefaults?: SummarizerConfig;
+  /** Extra options of the summarize activity (environment for API keys, heartbeat interval, progress hook). */
+  summarize?: Omit<SummarizeActivityDeps, 'defaults' | 'counterFor'>;
+}
+
+/** Items above this share of the budget are clipped when they arrive (their full text stays in the archive). */
+export const CLIP_RATIO = 0.5;
+
+/** @returns where the full text of message `seq` is kept, as written into a clip marker. */
+export function archiveRef(conversationId: string, seq: number): string {
+  return `the conversation archive (conversation ${conversationId}, message #${seq})`;
+}
+
+/**
+ * Builds the activities.
+ * @returns `{ ingest, countTokens, summarizeFold, summarize, recordFold }`.
+ */
+export function createActivities(deps: ActivityDeps) {
+  const counters = new Map<string, TokenCounter>();
+  const counterFor =
+    deps.counterFor ??
+    ((model: string): TokenCounter => {
+      let counter = counters.get(model);
+      if (!counter) counters.set(model, (counter = createTokenCounter({ model })));
+      return counter;
+    });
+  const countTokens = createCountTokensActivity({ counterFor });
+  const summarize = createSummarizeActivity({
+    ...deps.summarize,
+    ...(deps.summarizerDefaults ? { defaults: deps.summarizerDefaults } : {}),
+    counterFor: (model: string): TextCounter => counterFor(model),
+  });
+
+  /** Clips `raw` (archive message `seq`) when it is over the clip share of the budget. */
+  const clip = (input: { conversationId: string; format: IngestInput['format']; model: string; budget: number }, raw: unknown, seq: number, tokens: number) => {
+    const adapter = adapterFor(input.format);
+    const item = adapter.toItem(raw, 0);
+    const clipped = clipItem(item, tokens, Math.floor(CLIP_RATIO * input.budget), archiveRef(input.conversationId, seq), adapter);
+    if (!clipped) return undefined;
+    return { raw: clipped.raw, tokens: counterFor(input.model).countMessage(clipped.raw, input.format), cutChars: clipped.cutChars };
+  };
+
+  return {
+    /**
+     * Archives new messages (idempotent by sequence number), counts them, and clips those over half the budget.
+     * Runs as a local activity: it is short and its result is O(new messages).
+     */
+    async ingest(input: IngestInput): Promise<IngestResult> {
+      await deps.archive.append(input.conversationId, input.firstSeq, input.messages);
+      const counter = counterFor(input.model);
+      const counts = counter.countMessages(input.messages, input.format);
+      const clipped: IngestResult['clipped'] = [];
+      input.messages.forEach((raw, index) => {
+        const c = clip(input, raw, input.firstSeq + index, counts[index] ?? 0);
+        if (c) clipped.push({ index, ...c });
+      });
+      return { counts, clipped, fixedTokens: counter.replyPriming };
+    },
+
+    countTokens,
+
+    summarize,
+
+    /**
+     * Folds a head given by archive references: reads the originals, clips the ones the live context holds clipped
+     * (so the summarizer sees what the model saw), and summarizes. The head never travels through workflow history.
+     */
+    async summarizeFold(input: SummarizeFoldInput): Promise<SummarizeFoldResult> {
+      const reclip = (raw: unknown, seq: number): unknown =>
+        clip(input, raw, seq, counterFor(input.model).countMessage(raw, input.format))?.raw ?? raw;
+      const messages = await resolveHead(deps.archive, input, reclip);
+      normalize(messages, input.format);
+      const s = input.summarizer;
+      const result = await summarize({
+        format: input.format,
+        messages,
+        budget: input.budget,
+        model: input.model,
+        foldedTokens: input.foldedTokens,
+        summarizer: {
+          mode: s.mode,
+          model: s.model,
+          baseURL: s.baseURL,
+          apiKeyEnv: s.apiKeyEnv,
+          ...(s.apiKeyFile !== '' ? { apiKeyFile: s.apiKeyFile } : {}),
+          timeoutMs: s.timeoutMs,
+          ...(s.maxOutputTokens > 0 ? { maxOutputTokens: s.maxOutputTokens } : {}),
+        },
+      });
+      const common = {
+        usage: result.usage ?? null,
+        responseId: result.responseId ?? null,
+        outputTypes: result.outputTypes,
+        attempts: result.attempts,
+      };
+      if (!result.ok) return { ok: false, error: { kind: result.kind, message: result.message }, ...common };
+      const summary = result.items ? { kind: 'items' as const, items: result.items } : { kind: 'text' as const, text: result.text ?? '' };
+      return { ok: true, summary, identifiers: { kept: result.retention.kept, total: result.retention.total }, ...common };
+    },
+
+    /** Writes a fold record to the archive (idempotent by its number), for `durable-compaction inspect`. */
+    async recordFold(input: RecordFoldInput): Promise<void> {
+      await deps.archive.recordFold(input.conversationId, input.record);
+    },
+  };
+}
+
+/** The activities' type, for `proxyActivities<Activities>()` in workflow code. */
+export type Activities = ReturnType<typeof createActivities>;
+
+/** The head's messages in order: archived originals (clipped again where the live context holds them clipped). */
+async function resolveHead(
+  archive: ConversationArchive,
+  input: SummarizeFoldInput,
+  reclip: (raw: unknown, seq: number) => unknown
+): Promise<unknown[]> {
+  const seqs = input.head.filter((h): h is Extract<HeadRef, { seq: number }> => 'seq' in h).map((h) => h.seq);
+  const archived = new Map((await archive.read(input.conversationId, seqs)).map((a) => [a.seq, a.message]));
+  return input.head.map((h) => {
+    if ('raw' in h) return h.raw;
+    const original = archived.get(h.seq);
+    return h.clipped ? reclip(original, h.seq) : original;
+  });
+}

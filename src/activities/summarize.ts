@@ -1,0 +1,122 @@
+/**
+ * The `summarize` activity: one fold of a head into a summary, in the configured mode. It heartbeats while the model
+ * call is in flight (so a crashed worker is noticed within the heartbeat timeout), aborts the request when the
+ * activity is cancelled, and turns classified errors into `ApplicationFailure`s: retryable (429, 5xx, timeouts,
+ * connection errors; honouring `retry-after` through `nextRetryDelay`) or not (400/401/403/404/422, configuration).
+ * Its input carries no secret: the API key is named by `apiKeyEnv` / `apiKeyFile` and read inside the summarizer.
+ */
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import { TranscriptValidationError } from '../core/messages/validate';
+import { createSummarizer } from '../summarizers';
+import { SummarizerAbortedError, SummarizerCallError } from '../summarizers/classify-error';
+import type {
+  SummarizeProgress,
+  SummarizeRequest,
+  SummarizeResult,
+  SummarizerConfig,
+  TextCounter,
+} from '../summarizers/types';
+import { createTokenCounter } from '../tokens';
+
+/** Input of the `summarize` activity: the request plus the non-secret summarizer configuration. */
+export interface SummarizeInput extends SummarizeRequest {
+  /** Mode, model, base URL, key *name* or *path*, limits. Merged over the worker's defaults. */
+  summarizer?: SummarizerConfig;
+}
+
+/** Output of the `summarize` activity. */
+export type SummarizeOutput = SummarizeResult;
+
+/** Heartbeat details while folding: what the workflow (or `temporal activity describe`) can show. */
+export interface SummarizeHeartbeat {
+  phase: 'summarizing';
+  mode: SummarizeProgress['mode'];
+  attempt: number;
+  /** Epoch ms the current attempt started ("folding since T"). */
+  since: number;
+}
+
+/** Dependencies of {@link createSummarizeActivity}. */
+export interface SummarizeActivityDeps {
+  /** Worker-level summarizer defaults; the input's `summarizer` fields win. @default {} (extractive) */
+  defaults?: SummarizerConfig;
+  /** Token counter per model. @default `createTokenCounter({ model })` from src/tokens */
+  counterFor?: (model: string) => TextCounter;
+  /** Environment holding `apiKeyEnv`. @default process.env */
+  env?: NodeJS.ProcessEnv;
+  /** Heartbeat interval while waiting on the model, ms. @default 5000 */
+  heartbeatMs?: number;
+  /** Progress hook (S3 progress / complete), e.g. for metrics. */
+  onProgress?: (event: { type: 'start'; progress: SummarizeProgress } | { type: 'complete'; result: SummarizeResult }) => void;
+}
+
+/** Default heartbeat interval, ms: well inside the workflow's default 30 s heartbeat timeout. */
+export const DEFAULT_HEARTBEAT_MS = 5_000;
+
+/**
+ * Converts a classified summarizer error into the failure Temporal acts on.
+ *
+ * @returns a retryable or non-retryable `ApplicationFailure` of the error's type, with `nextRetryDelay` from
+ *   `retry-after` when the provider sent one
+ */
+export function toApplicationFailure(err: SummarizerCallError): ApplicationFailure {
+  return ApplicationFailure.create({
+    message: err.message,
+    type: err.type,
+    nonRetryable: !err.retryable,
+    ...(err.retryAfterMs !== undefined ? { nextRetryDelay: err.retryAfterMs } : {}),
+    details: err.status !== undefined ? [{ status: err.status }] : [],
+  });
+}
+
+/**
+ * Creates the `summarize` activity.
+ *
+ * @returns `summarize(input)`: resolves to the fold's result (success, or an S2 "unfolded" failure)
+ * @throws (from `summarize`) ApplicationFailure for transport and configuration errors; CancelledFailure when the
+ *   activity was cancelled
+ */
+export function createSummarizeActivity(deps: SummarizeActivityDeps = {}): (input: SummarizeInput) => Promise<SummarizeOutput> {
+  // One counter per model for the worker's life: its per-message cache pays off across folds.
+  const counters = new Map<string, TextCounter>();
+  const counterFor =
+    deps.counterFor ??
+    ((model: string): TextCounter => {
+      let c = counters.get(model);
+      if (!c) counters.set(model, (c = createTokenCounter({ model })));
+      return c;
+    });
+  const heartbeatMs = deps.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+  return async function summarize(input: SummarizeInput): Promise<SummarizeOutput> {
+    const ctx = Context.current();
+    const { summarizer: overrides, ...request } = input;
+    const config: SummarizerConfig = { ...deps.defaults, ...overrides };
+    const summarizer = createSummarizer(config, { counterFor, ...(deps.env ? { env: deps.env } : {}) });
+    let details: SummarizeHeartbeat | undefined;
+    const beat = (): void => ctx.heartbeat(details);
+    const timer = setInterval(beat, heartbeatMs);
+    try {
+      return await summarizer(request, {
+        signal: ctx.cancellationSignal,
+        heartbeat: beat,
+        onStart: (progress) => {
+          details = { phase: 'summarizing', mode: progress.mode, attempt: progress.attempt, since: progress.startedAt };
+          deps.onProgress?.({ type: 'start', progress });
+        },
+        onComplete: (result) => deps.onProgress?.({ type: 'complete', result }),
+      });
+    } catch (e) {
+      if (e instanceof SummarizerAbortedError || ctx.cancellationSignal.aborted) {
+        const reason: unknown = ctx.cancellationSignal.reason;
+        throw reason instanceof CancelledFailure ? reason : new CancelledFailure('summarize cancelled');
+      }
+      if (e instanceof SummarizerCallError) throw toApplicationFailure(e);
+      // A malformed head will be just as malformed on the next attempt.
+      if (e instanceof TranscriptValidationError) throw ApplicationFailure.nonRetryable(e.message, e.name);
+      throw e;
+    } finally {
+      clearInterval(timer);
+    }
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * Inputs and results of the conversation workflow's activities. Workflow code imports these as types only.
+ * No input or result ever carries a secret: the summarizer gets the *name* of the variable that holds its key.
+ */
+import type { FoldRecord } from '../core/fold/fold-record';
+import type { MessageFormat, Usage } from '../core/messages/types';
+import type { SummarizerSettings } from '../workflows/settings';
+
+/** `ingest`: archive new messages, count them, clip the oversized ones. */
+export interface IngestInput {
+  conversationId: string;
+  format: MessageFormat;
+  model: string;
+  budget: number;
+  /** Archive sequence number of `messages[0]`. */
+  firstSeq: number;
+  messages: unknown[];
+}
+
+export interface IngestResult {
+  counts: number[];
+  /** Messages over the clip share of the budget, clipped head-and-tail with a pointer to the archive. */
+  clipped: { index: number; raw: unknown; tokens: number; cutChars: number }[];
+  /** Reply priming (and tool schemas) every request costs. */
+  fixedTokens: number;
+}
+
+/** A message of the head to fold: by archive sequence number (optionally clipped again), or inline (summaries). */
+export type HeadRef = { seq: number; clipped?: boolean } | { raw: unknown };
+
+/** `summarizeFold`: turn the head into a summary. */
+export interface SummarizeFoldInput {
+  conversationId: string;
+  format: MessageFormat;
+  model: string;
+  budget: number;
+  summarizer: SummarizerSettings;
+  head: HeadRef[];
+  /** Counted tokens of what is folded; a summary must be smaller. */
+  foldedTokens: number;
+}
+
+export type SummarizeFoldResult =
+  | {
+      ok: true;
+      summary: { kind: 'text'; text: string } | { kind: 'items'; items: unknown[] };
+      usage: Usage | null;
+      responseId: string | null;
+      outputTypes: string[];
+      attempts: number;
+      identifiers: { kept: number; total: number } | null;
+    }
+  | {
+      ok: false;
+      error: { kind: 'too_large' | 'incomplete' | 'no_text'; message: string };
+      usage: Usage | null;
+      responseId: string | null;
+      outputTypes: string[];
+      attempts: number;
+    };
+
+/** `countTokens` on arbitrary messages of the conversation's format. */
+export interface CountInput {
+  model: string;
+  format: MessageFormat;
+  messages: unknown[];
+  tools?: unknown[];
+}
+
+export interface RecordFoldInput {
+  conversationId: string;
+  record: FoldRecord;
+}

@@ -1,0 +1,72 @@
+/**
+ * `durable-compaction plan --model M --budget N [--policy P] [--format F] FILE`: counts FILE's messages for the model
+ * and prints the fold decision as one JSON line:
+ * `{"fold", "reason", "tokens", "split", "summarize", "keep"}`, indices into the input array, `keep` in the order the
+ * folded context would hold them.
+ */
+import { normalize } from '../core/messages/normalize';
+import type { MessageFormat } from '../core/messages/types';
+import { TranscriptValidationError } from '../core/messages/validate';
+import { KEEP_POLICIES, type KeepPolicy } from '../core/plan/options';
+import { planFold } from '../core/plan/plan';
+import { createTokenCounter, TokenInputError } from '../tokens';
+import { CliUsageError, parseFlags, readJsonArray, type CliIO } from './io';
+
+const FORMATS: readonly MessageFormat[] = ['chat', 'responses', 's0'];
+
+/** Reads and checks the flags. @throws CliUsageError on a missing or bad value. */
+function readArgs(args: string[]): {
+  model: string;
+  budget: number;
+  policy: KeepPolicy;
+  format?: MessageFormat;
+  file?: string;
+} {
+  const { flags, positional } = parseFlags(args, ['model', 'budget', 'policy', 'format']);
+  const model = flags.get('model');
+  if (model === undefined) throw new CliUsageError('missing --model M');
+  const budgetText = flags.get('budget');
+  if (budgetText === undefined) throw new CliUsageError('missing --budget N');
+  const budget = Number(budgetText);
+  if (!/^\d+$/.test(budgetText) || !Number.isSafeInteger(budget) || budget <= 0) {
+    throw new CliUsageError(`--budget must be a positive integer, got '${budgetText}'`);
+  }
+  const policy = (flags.get('policy') ?? 'auto') as KeepPolicy;
+  if (!KEEP_POLICIES.includes(policy))
+    throw new CliUsageError(`--policy must be one of ${KEEP_POLICIES.join(', ')}, got '${policy}'`);
+  const format = flags.get('format') as MessageFormat | undefined;
+  if (format !== undefined && !FORMATS.includes(format))
+    throw new CliUsageError(`--format must be one of ${FORMATS.join(', ')}, got '${format}'`);
+  if (positional.length > 1) throw new CliUsageError(`expected one FILE, got ${positional.length}`);
+  return {
+    model,
+    budget,
+    policy,
+    ...(format ? { format } : {}),
+    ...(positional[0] === undefined ? {} : { file: positional[0] }),
+  };
+}
+
+/**
+ * Runs `plan`.
+ * @returns 0 after printing the decision.
+ * @throws CliUsageError (exit 2) on bad flags, an unreadable FILE, or malformed messages.
+ */
+export function runPlan(args: string[], io: CliIO): Promise<number> {
+  const { model, budget, policy, format, file } = readArgs(args);
+  const messages = readJsonArray(file);
+  try {
+    const transcript = normalize(messages, format);
+    const counter = createTokenCounter({ model });
+    const tokens = counter.countMessages(messages, transcript.format);
+    const plan = planFold({ transcript, tokens, fixedTokens: counter.replyPriming, options: { budget, policy } });
+    const { fold, reason, split, summarize, keep } = plan;
+    io.stdout(JSON.stringify({ fold, reason, tokens: plan.tokens, split, summarize, keep }));
+    return Promise.resolve(0);
+  } catch (err) {
+    if (err instanceof TranscriptValidationError || err instanceof TokenInputError) {
+      throw new CliUsageError(`${file ?? '-'}: ${err.message}`);
+    }
+    throw err;
+  }
+}

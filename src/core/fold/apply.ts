@@ -1,0 +1,81 @@
+/**
+ * Applying a fold: the folded context in the caller's own format, instructions hoisted first, then what stands in for
+ * the folded part, then the pinned items, then the kept tail. Kept elements are the caller's raws, untouched.
+ */
+import type { FormatAdapter, SummaryMeta } from '../messages/adapter';
+import { adapterFor } from '../messages/adapters';
+import type { Transcript } from '../messages/types';
+import { checkFoldResult } from './check';
+import { FoldApplyError } from './errors';
+import { foldOrder, type FoldLayout } from './layout';
+
+/** What replaces the folded part. */
+export type FoldSummary =
+  /** A summary text; the format adapter wraps it in a summary element that records what it replaced. */
+  | { kind: 'text'; text: string }
+  /** Output items of a provider's compaction endpoint, spliced in as returned. */
+  | { kind: 'items'; items: readonly unknown[] };
+
+/** What a summary element records about the items it replaced (the adapters' `SummaryMeta`). */
+export type FoldedMeta = SummaryMeta;
+
+/** Input of {@link applyFold}. */
+export interface ApplyFoldInput {
+  transcript: Transcript;
+  plan: FoldLayout;
+  summary: FoldSummary;
+  /**
+   * Builds the summary element of a `text` summary (only `summaryItem` is used).
+   * @default the adapter of `transcript.format`
+   */
+  adapter?: Pick<FormatAdapter, 'summaryItem'>;
+}
+
+/**
+ * The indices a fold removes from the context and what its summary element records about them.
+ * @returns the removed indices in transcript order, their count and their ids (items without an id are skipped).
+ */
+export function foldedMeta(transcript: Transcript, plan: FoldLayout): FoldedMeta & { dropped: number[] } {
+  const kept = new Set([...plan.instructions, ...plan.pinned, ...plan.tail]);
+  const dropped: number[] = [];
+  const summarizedIds: string[] = [];
+  for (const item of transcript.items) {
+    if (kept.has(item.index)) continue;
+    dropped.push(item.index);
+    if (item.id) summarizedIds.push(item.id);
+  }
+  return { dropped, droppedCount: dropped.length, summarizedIds };
+}
+
+/**
+ * Builds the folded context: instructions (hoisted, see `foldOrder`) → summary element(s) → pinned → tail, as caller
+ * raws. A `text` summary is trimmed and wrapped by `adapter.summaryItem`, which records the dropped count and ids;
+ * `items` are spliced in as given.
+ * @returns a new array; kept raws are the caller's own objects, not copies.
+ * @throws FoldApplyError when the plan does not fold, or when the layout breaks a safety rule (see
+ *   `checkFoldResult`); the error lists the violations.
+ */
+export function applyFold(input: ApplyFoldInput): unknown[] {
+  const { transcript, plan, summary } = input;
+  if (!plan.fold) throw new FoldApplyError('applyFold: the plan does not fold');
+  const violations = checkFoldResult({ transcript, plan });
+  if (violations.length > 0) {
+    throw new FoldApplyError(
+      `applyFold: the folded context would break ${violations.length} safety rule(s): ${violations
+        .map((v) => v.message)
+        .join('; ')}`,
+      violations
+    );
+  }
+  const raw = (index: number): unknown => transcript.items[index]!.raw;
+  let folded: readonly unknown[];
+  if (summary.kind === 'text') {
+    const { droppedCount, summarizedIds } = foldedMeta(transcript, plan);
+    const adapter = input.adapter ?? adapterFor(transcript.format);
+    folded = [adapter.summaryItem(summary.text.trim(), { droppedCount, summarizedIds })];
+  } else {
+    folded = summary.items;
+  }
+  const { front, after } = foldOrder(transcript, plan);
+  return [...front.map(raw), ...folded, ...after.map(raw)];
+}

@@ -1,0 +1,104 @@
+/**
+ * The content of a summary request: our own instructions (S0's structure: what was discussed, what was done, details
+ * to keep exactly, current state and next steps), the head to fold, and optionally the agent's own system prompt in
+ * front so the request shares the agent's cache prefix (S3). The previous summary is part of the head and is merged
+ * into the new one, never stacked (S2, S3). Reasoning items are never sent (S2 NewLocal).
+ */
+import type { Item, MessageFormat } from '../messages/types';
+import type { RenderOptions } from './render';
+import { renderHead } from './render';
+
+/** The instructions that end every summary request. */
+export const SUMMARY_INSTRUCTIONS = [
+  'Write a handover summary of the conversation so far. It will replace those messages: another assistant will',
+  'continue the work from your summary and the most recent messages only. Use four short sections:',
+  '1. Discussed: what the user asked for and what was talked about, in order.',
+  '2. Accomplished: what has been done, and the results that matter.',
+  '3. Details to remember: file paths, URLs, ids, names, numbers, commands and error messages that later work needs.',
+  '   Copy every identifier exactly as it appears; never shorten, rename or paraphrase one.',
+  '4. Current state and next steps: what is in progress, what is unfinished, what should happen next.',
+  'If the conversation starts with an earlier summary, merge its content into these sections instead of repeating it',
+  'as a separate block. Reply with the summary only, as plain text.',
+].join('\n');
+
+/** How the head travels in the request. */
+export type HeadStyle = 'rendered' | 'verbatim';
+
+/** Inputs of the request builders. */
+export interface SummaryRequestInput {
+  /** The items to fold, previous summary included; instructions and reasoning items are skipped. */
+  items: readonly Item[];
+  /** The caller's format; `verbatim` only applies when it matches the wire format of the mode. */
+  format: MessageFormat;
+  /** The agent's own system prompt: leads the request so the summary call shares its cache prefix. */
+  systemPrompt?: string;
+  /**
+   * `rendered`: one user message holding a clipped plain transcript (works with any OpenAI-compatible server).
+   * `verbatim`: the caller's own elements followed by the instructions (S2 NewLocal; needs a matching format).
+   * @default 'rendered'
+   */
+  style?: HeadStyle;
+  /** Clip lengths for the rendered style. */
+  render?: RenderOptions;
+}
+
+/** A Chat Completions message as sent. */
+export type ChatRequestMessage = Record<string, unknown> & { role: string };
+
+/** A Responses request body fragment: optional instructions and the input items. */
+export interface ResponsesRequestContent {
+  instructions?: string;
+  input: Record<string, unknown>[];
+}
+
+const sendable = (item: Item): boolean => item.role !== 'reasoning' && item.role !== 'instructions';
+
+/**
+ * The single user message of the rendered style.
+ *
+ * @returns the instructions followed by the transcript in tags
+ */
+export function renderedRequestText(items: readonly Item[], render?: RenderOptions): string {
+  const transcript = renderHead(items.filter(sendable), render);
+  return [
+    'Below is the earlier part of a conversation between a user and an assistant that uses tools.',
+    '',
+    '<conversation>',
+    transcript,
+    '</conversation>',
+    '',
+    SUMMARY_INSTRUCTIONS,
+  ].join('\n');
+}
+
+/**
+ * The messages of a `chat.completions.create` summary request.
+ *
+ * @returns system prompt (if any), then the head (verbatim or rendered), then the instructions
+ */
+export function buildChatRequest(input: SummaryRequestInput): ChatRequestMessage[] {
+  const lead: ChatRequestMessage[] = input.systemPrompt ? [{ role: 'system', content: input.systemPrompt }] : [];
+  if ((input.style ?? 'rendered') === 'verbatim' && input.format === 'chat') {
+    const raws = input.items.filter(sendable).map((i) => i.raw as ChatRequestMessage);
+    return [...lead, ...raws, { role: 'user', content: SUMMARY_INSTRUCTIONS }];
+  }
+  return [...lead, { role: 'user', content: renderedRequestText(input.items, input.render) }];
+}
+
+/**
+ * The instructions and input items of a `responses.create` summary request.
+ *
+ * @returns `instructions` = the agent's system prompt (if any); `input` = the head then the summary instructions
+ */
+export function buildResponsesRequest(input: SummaryRequestInput): ResponsesRequestContent {
+  const instructions = input.systemPrompt ? { instructions: input.systemPrompt } : {};
+  if ((input.style ?? 'rendered') === 'verbatim' && input.format === 'responses') {
+    const raws = input.items.filter(sendable).map((i) => i.raw as Record<string, unknown>);
+    return { ...instructions, input: [...raws, userItem(SUMMARY_INSTRUCTIONS)] };
+  }
+  return { ...instructions, input: [userItem(renderedRequestText(input.items, input.render))] };
+}
+
+function userItem(text: string): Record<string, unknown> {
+  return { type: 'message', role: 'user', content: text };
+}

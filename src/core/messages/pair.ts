@@ -1,0 +1,67 @@
+/**
+ * Pairing tool results with their calls. Real sessions reuse call ids (one corpus session reuses five), so a result
+ * answers the nearest earlier call with its id that has no result yet, never "the call with that id" globally.
+ */
+import type { Item } from './types';
+import { TranscriptValidationError } from './validate';
+
+/** An open (not yet answered) call: where it is. */
+interface OpenCall {
+  itemIndex: number;
+  callIndex: number;
+  name: string;
+  answered: boolean;
+}
+
+/** Results that could not be paired (lenient mode): their item indices and why. */
+export interface Unpaired {
+  index: number;
+  kind: 'unknown-call' | 'answered-twice';
+}
+
+/**
+ * Fills `answers` on every tool result, in place, walking the items in order.
+ * @param strict when true, an unpairable result throws; when false it is left without `answers` and reported.
+ * @returns the results that were left unpaired (always empty in strict mode).
+ * @throws TranscriptValidationError (`unknown-call`, `answered-twice`) in strict mode.
+ */
+export function pairResults(items: Item[], strict: boolean): Unpaired[] {
+  const byId = new Map<string, OpenCall[]>();
+  const unpaired: Unpaired[] = [];
+  for (const item of items) {
+    item.calls.forEach((call, callIndex) => {
+      const list = byId.get(call.id) ?? [];
+      list.push({ itemIndex: item.index, callIndex, name: call.name, answered: false });
+      byId.set(call.id, list);
+    });
+    const id = item.resultFor;
+    if (id === undefined) continue;
+    const candidates = byId.get(id);
+    let open: OpenCall | undefined;
+    if (candidates) {
+      for (let k = candidates.length - 1; k >= 0; k--) {
+        if (!candidates[k]!.answered) {
+          open = candidates[k];
+          break;
+        }
+      }
+    }
+    if (!open) {
+      const kind = candidates ? 'answered-twice' : 'unknown-call';
+      if (strict) {
+        throw new TranscriptValidationError(
+          item.index,
+          kind === 'unknown-call'
+            ? `tool result for call id '${id}', but no earlier call has that id`
+            : `tool result for call id '${id}', but every earlier call with that id is already answered (call answered twice)`,
+          kind
+        );
+      }
+      unpaired.push({ index: item.index, kind });
+      continue;
+    }
+    open.answered = true;
+    item.answers = { callId: id, itemIndex: open.itemIndex, callIndex: open.callIndex, name: open.name };
+  }
+  return unpaired;
+}

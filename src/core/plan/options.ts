@@ -1,0 +1,142 @@
+/**
+ * Planning options: plain JSON (the workflow stores and carries them), every field optional but `budget`, defaults
+ * documented here and applied by {@link resolveOptions}.
+ */
+import type { ItemRole } from '../messages/types';
+
+/** The keep policies. `auto` is the default and the one meant for real agent sessions. */
+export type KeepPolicy = 'auto' | 'turns' | 'items' | 'ratio' | 'rounds' | 'tokens';
+
+/** All keep policies, in documentation order. */
+export const KEEP_POLICIES: readonly KeepPolicy[] = ['auto', 'turns', 'items', 'ratio', 'rounds', 'tokens'];
+
+/** Selects items by id, role or tool name (JSON-serialisable); an item matches when any listed criterion matches. */
+export interface ItemSelector {
+  /** Item ids (S0 `id`, Responses item `id`). */
+  ids?: string[];
+  /** Item roles. */
+  roles?: ItemRole[];
+  /** Tool names: matches a call making one of them and the results answering it. */
+  tools?: string[];
+  /** Caller indices. */
+  indices?: number[];
+}
+
+/** How the planner decides. Every number is in tokens unless it says otherwise. */
+export interface CompactionOptions {
+  /** The context budget the folded context must fit. Required, > 0. */
+  budget: number;
+  /** Fold when the counted tokens reach `floor(budget × triggerRatio)` (S0). @default 0.9 */
+  triggerRatio?: number;
+  /** Never fold a transcript with fewer items (S0). @default 4 */
+  minMessages?: number;
+  /** @default 'auto' */
+  policy?: KeepPolicy;
+  /**
+   * `auto`: the folded context (hoisted instructions + summary reserve + pinned + tail + fixed tokens) aims at this
+   * share of the budget, so after a fold it lands near half the budget, far below the 0.9 trigger. @default 0.5
+   */
+  targetRatio?: number;
+  /** `auto`: tokens set aside for the summary when sizing the tail. @default min(floor(budget / 10), 4096) */
+  summaryReserveTokens?: number;
+  /**
+   * `auto`: a user-turn boundary is chosen over a safe point inside a turn unless it keeps less than this share of
+   * what the inner point keeps. @default 0.5
+   */
+  turnPreference?: number;
+  /**
+   * `auto`: when the cut lands inside a turn, that turn's opening user message is pinned (kept verbatim after the
+   * summary) if it costs at most `budget × this`. 0 turns it off. @default 0.1
+   */
+  pinTurnOpening?: number;
+  /** `turns`: how many real user turns to keep (S1). @default 8 */
+  keepTurns?: number;
+  /** `items`: how many trailing items to keep before the call/result walk-back (S2). @default 4 */
+  keepLast?: number;
+  /** `ratio`: replaces `max(2, ceil(n × 0.25))` unconditionally, even with 0 (S0 KeepRecentCount). */
+  keepRecentCount?: number;
+  /** `rounds`: fold when the rounds exceed this (S3). @default 10 */
+  maxRounds?: number;
+  /** `rounds`: `compress` folds the oldest half; `truncate` drops the oldest rounds without a summary. @default 'compress' */
+  roundsMode?: 'compress' | 'truncate';
+  /** `tokens`: the kept tail's share of the budget. @default 0.4 */
+  tailRatio?: number;
+  /** Tokens of a summary item with empty text, for the min-fold default. @default 20 */
+  emptySummaryTokens?: number;
+  /** A prefix whose summarised tokens are below this is not folded (S2). @default max(floor(budget / 8), 2 × emptySummaryTokens) */
+  minFoldTokens?: number;
+  /** Items of the folded part kept verbatim after the summary (S2 WithPin), with their call/result group. */
+  pin?: ItemSelector;
+  /** Items of the folded part the summarizer must not see; they still leave the context (S2 WithFilter). */
+  filter?: ItemSelector;
+}
+
+/** Options with every default applied. */
+export type ResolvedOptions = Required<Omit<CompactionOptions, 'keepRecentCount' | 'pin' | 'filter'>> &
+  Pick<CompactionOptions, 'keepRecentCount' | 'pin' | 'filter'>;
+
+/** Bad planning options (a programming or configuration error, not bad transcript input). */
+export class PlanOptionsError extends RangeError {
+  override readonly name = 'PlanOptionsError';
+}
+
+/**
+ * Applies the defaults and checks the ranges.
+ * @throws PlanOptionsError for a non-positive budget, a ratio outside (0, 1], a negative count or an unknown policy.
+ */
+export function resolveOptions(o: CompactionOptions): ResolvedOptions {
+  const budget = o.budget;
+  if (!Number.isFinite(budget) || budget <= 0)
+    throw new PlanOptionsError(`budget must be a positive number, got ${budget}`);
+  const policy = o.policy ?? 'auto';
+  if (!KEEP_POLICIES.includes(policy)) {
+    throw new PlanOptionsError(`unknown policy '${String(policy)}' (known: ${KEEP_POLICIES.join(', ')})`);
+  }
+  const emptySummaryTokens = o.emptySummaryTokens ?? 20;
+  const r: ResolvedOptions = {
+    budget,
+    policy,
+    triggerRatio: o.triggerRatio ?? 0.9,
+    minMessages: o.minMessages ?? 4,
+    targetRatio: o.targetRatio ?? 0.5,
+    summaryReserveTokens: o.summaryReserveTokens ?? Math.min(Math.floor(budget / 10), 4096),
+    turnPreference: o.turnPreference ?? 0.5,
+    pinTurnOpening: o.pinTurnOpening ?? 0.1,
+    keepTurns: o.keepTurns ?? 8,
+    keepLast: o.keepLast ?? 4,
+    maxRounds: o.maxRounds ?? 10,
+    roundsMode: o.roundsMode ?? 'compress',
+    tailRatio: o.tailRatio ?? 0.4,
+    emptySummaryTokens,
+    minFoldTokens: o.minFoldTokens ?? Math.max(Math.floor(budget / 8), 2 * emptySummaryTokens),
+    ...(o.keepRecentCount === undefined ? {} : { keepRecentCount: o.keepRecentCount }),
+    ...(o.pin === undefined ? {} : { pin: o.pin }),
+    ...(o.filter === undefined ? {} : { filter: o.filter }),
+  };
+  for (const key of ['triggerRatio', 'targetRatio', 'tailRatio', 'turnPreference'] as const) {
+    const v = r[key];
+    if (!(v > 0 && v <= 1)) throw new PlanOptionsError(`${key} must be in (0, 1], got ${v}`);
+  }
+  if (!(r.pinTurnOpening >= 0 && r.pinTurnOpening <= 1)) {
+    throw new PlanOptionsError(`pinTurnOpening must be in [0, 1], got ${r.pinTurnOpening}`);
+  }
+  for (const key of [
+    'minMessages',
+    'keepTurns',
+    'keepLast',
+    'maxRounds',
+    'minFoldTokens',
+    'summaryReserveTokens',
+    'emptySummaryTokens',
+  ] as const) {
+    const v = r[key];
+    if (!Number.isFinite(v) || v < 0) throw new PlanOptionsError(`${key} must be a non-negative number, got ${v}`);
+  }
+  if (r.keepRecentCount !== undefined && !(Number.isInteger(r.keepRecentCount) && r.keepRecentCount >= 0)) {
+    throw new PlanOptionsError(`keepRecentCount must be a non-negative integer, got ${r.keepRecentCount}`);
+  }
+  if (r.roundsMode !== 'compress' && r.roundsMode !== 'truncate') {
+    throw new PlanOptionsError(`roundsMode must be 'compress' or 'truncate', got '${String(r.roundsMode)}'`);
+  }
+  return r;
+}

@@ -1,0 +1,36 @@
+/**
+ * API-key lookup. The key is read at call time inside the activity, from a file named in config or an environment
+ * variable named in config, so it never travels in activity inputs, results, errors or logs.
+ */
+import { readFileSync } from 'node:fs';
+import { SummarizerConfigError } from './classify-error';
+
+/** Default environment variable for the key. */
+export const DEFAULT_API_KEY_ENV = 'OPENAI_API_KEY';
+
+/**
+ * Reads the API key: `apiKeyFile` when set, else the variable `apiKeyEnv`.
+ *
+ * @returns the key, trimmed
+ * @throws SummarizerConfigError naming the file or variable (never a key) when none is found
+ */
+export function readApiKey(
+  config: { apiKeyEnv?: string; apiKeyFile?: string },
+  env: NodeJS.ProcessEnv = process.env
+): string {
+  if (config.apiKeyFile) {
+    let key: string;
+    try {
+      key = readFileSync(config.apiKeyFile, 'utf8').trim();
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? 'unreadable';
+      throw new SummarizerConfigError(`API key file ${config.apiKeyFile} cannot be read (${code})`);
+    }
+    if (!key) throw new SummarizerConfigError(`API key file ${config.apiKeyFile} is empty`);
+    return key;
+  }
+  const name = config.apiKeyEnv ?? DEFAULT_API_KEY_ENV;
+  const key = env[name]?.trim();
+  if (!key) throw new SummarizerConfigError(`no API key: environment variable ${name} is not set`);
+  return key;
+}

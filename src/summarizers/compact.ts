@@ -1,0 +1,61 @@
+/**
+ * `compact` mode (S2 New): the OpenAI compaction endpoint. Its output (the user messages as it returns them, then one
+ * opaque compaction item) is spliced in as the folded part. Only a Responses transcript can hold that item.
+ */
+import type OpenAI from 'openai';
+import { contentText } from '../core/messages/text';
+import type { Transcript } from '../core/messages/types';
+import { SummarizerConfigError } from './classify-error';
+import type { Candidate } from './run-fold';
+import { responsesUsage } from './usage';
+import type { SummarizeContext, SummarizeRequest, SummarizerConfig, TextCounter } from './types';
+
+/**
+ * Makes one compaction attempt.
+ *
+ * @returns the candidate: `items` = the returned output, `text` = its readable user messages (for retention)
+ * @throws SummarizerConfigError when the transcript is not in the Responses format; the client's errors otherwise
+ */
+export async function compactAttempt(
+  client: OpenAI,
+  config: SummarizerConfig,
+  req: SummarizeRequest,
+  transcript: Transcript,
+  counter: TextCounter,
+  ctx: SummarizeContext
+): Promise<Candidate> {
+  if (transcript.format !== 'responses') {
+    throw new SummarizerConfigError(
+      `compact mode needs a Responses transcript (its compaction item has no ${transcript.format} form)`
+    );
+  }
+  const body = {
+    model: config.model ?? req.model,
+    input: transcript.items.filter((i) => i.role !== 'instructions').map((i) => i.raw),
+    ...(req.systemPrompt && config.shareSystemPrompt !== false ? { instructions: req.systemPrompt } : {}),
+  } as unknown as OpenAI.Responses.ResponseCompactParams;
+  const res = await client.responses.compact(body, ctx.signal ? { signal: ctx.signal } : {});
+  const output = (res.output ?? []) as unknown as Record<string, unknown>[];
+  const usage = responsesUsage(res.usage);
+  const readable = output
+    .filter((o) => o.type !== 'compaction')
+    .map((o) => contentText(o.content))
+    .join('\n');
+  return {
+    text: readable,
+    items: output,
+    summaryTokens: measure(output, counter),
+    ...(usage ? { usage } : {}),
+    ...(res.id ? { responseId: res.id } : {}),
+    outputTypes: output.map((o) => (typeof o.type === 'string' ? o.type : 'message')),
+  };
+}
+
+function measure(output: Record<string, unknown>[], counter: TextCounter): number {
+  try {
+    return counter.countMessages(output, 'responses').reduce((a, b) => a + b, 0);
+  } catch {
+    // An item the counter cannot read (a new output type): price it by its JSON, 4 characters a token.
+    return Math.ceil(JSON.stringify(output).length / 4);
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * `createSummarizer(config, deps)`: one function per fold, whatever the mode. The API key is read here, at call time,
+ * and never leaves this module: errors are classified and scrubbed of it before they are thrown.
+ */
+import type OpenAI from 'openai';
+import { normalize } from '../core/messages/normalize';
+import type { Transcript } from '../core/messages/types';
+import { readApiKey } from './api-key';
+import { chatAttempt } from './chat';
+import { classifyError } from './classify-error';
+import { createClient } from './client';
+import { compactAttempt } from './compact';
+import { extractiveAttempt } from './extractive';
+import { responsesAttempt } from './responses';
+import type { Candidate } from './run-fold';
+import { runFold } from './run-fold';
+import type { SummarizeContext, SummarizeRequest, Summarizer, SummarizerConfig, SummarizerMode, TextCounter } from './types';
+
+export * from './types';
+export { SummarizerCallError, SummarizerAbortedError, SummarizerConfigError, classifyError } from './classify-error';
+
+/** Dependencies of a summarizer. */
+export interface SummarizerDeps {
+  /** Token counter for the request's model (sizes, validation, ledger). */
+  counterFor: (model: string) => TextCounter;
+  /** Environment to read `apiKeyEnv` from. @default process.env */
+  env?: NodeJS.ProcessEnv;
+  /** Clock for progress callbacks. @default Date.now */
+  now?: () => number;
+}
+
+/** The default mode. */
+export const DEFAULT_MODE: SummarizerMode = 'extractive';
+
+/**
+ * Creates a summarizer for one configuration.
+ *
+ * @returns a function that folds one head: resolves to a success or an "unfolded" failure (S2 kinds)
+ * @throws (from the returned function) SummarizerCallError for transport and configuration errors,
+ *   SummarizerAbortedError when `ctx.signal` aborted the request, TranscriptValidationError for malformed messages
+ */
+export function createSummarizer(config: SummarizerConfig, deps: SummarizerDeps): Summarizer {
+  const mode = config.mode ?? DEFAULT_MODE;
+  return async (req: SummarizeRequest, ctx: SummarizeContext = {}) => {
+    const transcript = normalize(req.messages, req.format);
+    const counter = deps.counterFor(req.model);
+    const base = { mode, config, request: req, transcript, counter, ctx, ...(deps.now ? { now: deps.now } : {}) };
+    if (mode === 'extractive') {
+      return runFold({
+        ...base,
+        attempt: (n) => Promise.resolve(extractiveAttempt(config, req, transcript, counter, n)),
+      });
+    }
+    const apiKey = readApiKey(config, deps.env);
+    const client = createClient(config, apiKey);
+    const attempt = modelAttempt(mode, client, config, req, transcript, counter, ctx);
+    return runFold({
+      ...base,
+      attempt: async (n) => {
+        try {
+          return await attempt(n);
+        } catch (e) {
+          throw classifyError(e, [apiKey]);
+        }
+      },
+    });
+  };
+}
+
+function modelAttempt(
+  mode: Exclude<SummarizerMode, 'extractive'>,
+  client: OpenAI,
+  config: SummarizerConfig,
+  req: SummarizeRequest,
+  transcript: Transcript,
+  counter: TextCounter,
+  ctx: SummarizeContext
+): (n: number) => Promise<Candidate> {
+  switch (mode) {
+    case 'chat':
+      return () => chatAttempt(client, config, req, transcript, ctx);
+    case 'responses':
+      return () => responsesAttempt(client, config, req, transcript, ctx);
+    case 'compact':
+      return () => compactAttempt(client, config, req, transcript, counter, ctx);
+  }
+}

@@ -1,0 +1,39 @@
+/** Size limits derived from the conversation budget (S2) and the config. */
+import type { SummarizerConfig } from './types';
+
+/** S2's cap on a summary call's output. */
+export const SUMMARY_MAX_OUTPUT_TOKENS = 8192;
+
+/**
+ * The output-token limit of a summary call: `config.maxOutputTokens` when positive; a negative value sends none;
+ * unset or 0 means `min(floor(budget / 2), 8192)` (S2), and none when that is 0 (a budget of 1).
+ *
+ * @returns the limit, or `undefined` to send none
+ */
+export function maxOutputTokens(config: SummarizerConfig, budget: number): number | undefined {
+  const configured = config.maxOutputTokens ?? 0;
+  if (configured < 0) return undefined;
+  const n = configured > 0 ? configured : Math.min(Math.floor(budget / 2), SUMMARY_MAX_OUTPUT_TOKENS);
+  return n > 0 ? n : undefined;
+}
+
+/**
+ * The ledger's cap: `config.ledger.maxTokens` or `min(1000, floor(budget / 20))`, never more than the room left
+ * between the summary and what it folds (so the ledger cannot make a valid summary too large).
+ *
+ * @returns the cap in tokens (0 disables)
+ */
+export function ledgerCap(config: SummarizerConfig, budget: number, headroom: number): number {
+  if (config.ledger?.enabled === false) return 0;
+  const cap = config.ledger?.maxTokens ?? Math.min(1000, Math.floor(budget / 20));
+  return Math.max(0, Math.min(cap, headroom));
+}
+
+/**
+ * The extractive digest's cap before the ledger: `config.extractive.maxTokens` or `min(2000, floor(budget / 10))`.
+ *
+ * @returns the cap in tokens
+ */
+export function digestCap(config: SummarizerConfig, budget: number): number {
+  return config.extractive?.maxTokens ?? Math.min(2000, Math.floor(budget / 10));
+}

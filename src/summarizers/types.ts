@@ -1,0 +1,146 @@
+/**
+ * Shared types of the summarizers: configuration (non-secret, plain JSON), the request, the result and the per-call
+ * context (abort signal, heartbeat, progress callbacks).
+ */
+import type { HeadStyle } from '../core/fold/summary-request';
+import type { RenderOptions } from '../core/fold/render';
+import type { Retention } from '../core/fold/ledger';
+import type { SummaryErrorKind } from '../core/fold/validate-summary';
+import type { MessageFormat, Usage } from '../core/messages/types';
+
+/** The four summarizer modes. `extractive` needs no network and is the default. */
+export type SummarizerMode = 'extractive' | 'chat' | 'responses' | 'compact';
+
+/** Options of the extractive digest, in tokens. */
+export interface ExtractiveOptions {
+  /** Cap on the digest before the ledger. @default min(2000, floor(budget / 10)) */
+  maxTokens?: number;
+  /** Cap on the user's requests, newest first. @default 40% of `maxTokens` */
+  userTokens?: number;
+  /** Clip of one tool action's key argument, in characters. @default 120 */
+  actionArgClip?: number;
+}
+
+/** Options of the identifier ledger. */
+export interface LedgerConfig {
+  /** Append the identifiers a summary dropped. @default true */
+  enabled?: boolean;
+  /** Cap on the appended section. @default min(1000, floor(budget / 20)), and never past the fold's headroom */
+  maxTokens?: number;
+}
+
+/**
+ * Summarizer configuration: plain JSON, no secrets. The API key is named (`apiKeyEnv`, `apiKeyFile`), never carried.
+ */
+export interface SummarizerConfig {
+  /** @default 'extractive' */
+  mode?: SummarizerMode;
+  /** Model for the summary call. @default the request's model */
+  model?: string;
+  /** OpenAI-compatible base URL (OpenAI, Azure OpenAI, vLLM, Ollama, LM Studio). @default the client's (OpenAI) */
+  baseURL?: string;
+  /** Environment variable holding the API key. @default 'OPENAI_API_KEY' */
+  apiKeyEnv?: string;
+  /** File holding the API key (read at call time, trimmed); wins over `apiKeyEnv` when set. */
+  apiKeyFile?: string;
+  /** Per-request timeout of the client, ms. @default 120000 */
+  timeoutMs?: number;
+  /** Max output tokens of a summary call; 0 = the default, negative = send none. @default min(floor(budget / 2), 8192) (S2) */
+  maxOutputTokens?: number;
+  /** Field carrying the chat output limit. @default 'max_completion_tokens' for api.openai.com, else 'max_tokens' */
+  maxTokensField?: 'max_tokens' | 'max_completion_tokens';
+  /** How the head travels. @default 'rendered' for chat, 'verbatim' for responses (S2 NewLocal) */
+  headStyle?: HeadStyle;
+  /** Clip lengths of the rendered head. */
+  render?: RenderOptions;
+  /** Lead the summary request with the agent's system prompt (S3 cache prefix). @default true */
+  shareSystemPrompt?: boolean;
+  ledger?: LedgerConfig;
+  extractive?: ExtractiveOptions;
+}
+
+/** One fold's summary request. */
+export interface SummarizeRequest {
+  /** The caller's format of `messages`. */
+  format: MessageFormat;
+  /** The head to fold, in the caller's format; a previous summary in it is folded into the new one. */
+  messages: unknown[];
+  /** The conversation's token budget (sizes the output limit, digest and ledger). */
+  budget: number;
+  /** The conversation's model (default summary model, tokenizer choice). */
+  model: string;
+  /** Tokens of `messages`: a summary must come out smaller. */
+  foldedTokens: number;
+  /** The agent's own system prompt, to lead the request (S3). */
+  systemPrompt?: string;
+}
+
+/** Progress of one fold, for "folding since T". Times are epoch ms. */
+export interface SummarizeProgress {
+  mode: SummarizerMode;
+  attempt: number;
+  startedAt: number;
+}
+
+/** Per-call context. */
+export interface SummarizeContext {
+  /** Aborts the model request (activity cancellation). */
+  signal?: AbortSignal;
+  /** Called while waiting on a model call (the activity heartbeats). */
+  heartbeat?: () => void;
+  /** Called before each attempt's blocking call (S3 progress callback). */
+  onStart?: (progress: SummarizeProgress) => void;
+  /** Called once with the outcome (S3 complete callback). */
+  onComplete?: (result: SummarizeResult) => void;
+}
+
+/** What all outcomes record (S2 Fold fields). */
+export interface SummarizeRecord {
+  mode: SummarizerMode;
+  /** Model calls made (1 or 2; the extractive digest counts as a call). */
+  attempts: number;
+  /** Provider usage summed over attempts; absent when no call reported usage. */
+  usage?: Usage;
+  /** The last response's id. */
+  responseId?: string;
+  /** The last response's output item types (`message`, `function_call`, `compaction`, …). */
+  outputTypes: string[];
+  /** Why earlier attempts were rejected, in order. */
+  rejected: SummaryErrorKind[];
+}
+
+/** A summary to apply. */
+export interface SummarizeSuccess extends SummarizeRecord {
+  ok: true;
+  /** The summary text, ledger included (absent for `compact`). */
+  text?: string;
+  /** `compact` only: the returned output items (user messages as returned, then the opaque compaction item). */
+  items?: unknown[];
+  /** Estimated tokens the summary adds (text, or the returned items). */
+  summaryTokens: number;
+  /** Identifier retention of the final summary (for `compact`, of its readable items only). */
+  retention: Retention;
+  /** Retention before the ledger was applied. */
+  retentionBefore: Retention;
+  /** Identifiers appended by the ledger, and those that did not fit. */
+  ledger: { appended: number; omitted: number };
+}
+
+/** A fold that failed "unfolded" (S2): the transcript is sent as it was. */
+export interface SummarizeFailure extends SummarizeRecord {
+  ok: false;
+  kind: SummaryErrorKind;
+  message: string;
+}
+
+/** The outcome of one fold. */
+export type SummarizeResult = SummarizeSuccess | SummarizeFailure;
+
+/** A summarizer: one fold per call. Transport errors throw {@link SummarizerCallError}. */
+export type Summarizer = (req: SummarizeRequest, ctx?: SummarizeContext) => Promise<SummarizeResult>;
+
+/** The token measure the summarizers need (structurally a subset of `src/tokens` `TokenCounter`). */
+export interface TextCounter {
+  countText(text: string): number;
+  countMessages(raws: unknown[], format: MessageFormat): number[];
+}

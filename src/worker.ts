@@ -1,0 +1,84 @@
+/**
+ * The worker process: loads the configuration, connects to Temporal (the configured cluster, or the embedded dev
+ * server it starts or reuses), and polls the task queue until Ctrl-C / SIGTERM, then stops the server it started.
+ */
+import { join, resolve } from 'node:path';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { createActivities } from './activities';
+import { FileArchive } from './archive/file-archive';
+import { connectionOptions } from './config/connection-options';
+import { ConfigError, loadConfig } from './config/load-config';
+import type { Config } from './config/schema';
+import { ensureDevServer, type DevServerHandle } from './server/dev-server';
+
+/** Options for {@link runWorker} beyond the configuration file. */
+export interface RunWorkerOptions {
+  config?: Config;
+  /** Called once the worker polls, with the address it connected to. */
+  onReady?: (info: { address: string; namespace: string; taskQueue: string; uiUrl: string | null }) => void;
+}
+
+/**
+ * Runs the worker until a shutdown signal.
+ * @throws ConfigError on bad configuration; DevServerError when the embedded server cannot start.
+ */
+export async function runWorker(options: RunWorkerOptions = {}): Promise<void> {
+  const config = options.config ?? loadConfig();
+  let server: DevServerHandle | undefined;
+  if (config.temporal.address === '') {
+    server = await ensureDevServer({
+      cliPath: config.devServer.cliPath,
+      ip: config.devServer.ip,
+      port: config.devServer.port,
+      uiPort: config.devServer.uiPort,
+      namespace: config.temporal.namespace,
+      dataDir: config.devServer.dataDir,
+      logLevel: config.devServer.logLevel,
+    });
+  }
+  try {
+    const address = server?.address ?? config.temporal.address;
+    const connection = await NativeConnection.connect(connectionOptions(config, address));
+    try {
+      const worker = await Worker.create({
+        connection,
+        namespace: config.temporal.namespace,
+        taskQueue: config.temporal.taskQueue,
+        workflowsPath: require.resolve('./workflows'),
+        activities: createActivities({ archive: new FileArchive(resolve(join(config.devServer.dataDir, 'archive'))) }),
+        maxCachedWorkflows: config.worker.maxCachedWorkflows,
+        maxConcurrentWorkflowTaskExecutions: config.worker.maxConcurrentWorkflowTaskExecutions,
+        maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivityTaskExecutions,
+        maxConcurrentLocalActivityExecutions: config.worker.maxConcurrentLocalActivityExecutions,
+      });
+      options.onReady?.({
+        address,
+        namespace: config.temporal.namespace,
+        taskQueue: config.temporal.taskQueue,
+        uiUrl: server?.uiUrl ?? null,
+      });
+      // Worker.run resolves after SIGINT/SIGTERM (the SDK installs the handlers) once in-flight tasks drain.
+      await worker.run();
+    } finally {
+      await connection.close();
+    }
+  } finally {
+    await server?.stop();
+  }
+}
+
+if (require.main === module) {
+  runWorker({
+    onReady: ({ address, namespace, taskQueue, uiUrl }) => {
+      console.log(`durable-compaction worker polling task queue '${taskQueue}' on ${address} (namespace ${namespace})`);
+      if (uiUrl) console.log(`Temporal Web UI: ${uiUrl}`);
+      console.log('Ctrl-C to stop.');
+    },
+  }).then(
+    () => process.exit(0),
+    (err: unknown) => {
+      console.error(err instanceof ConfigError ? `configuration error: ${err.message}` : err);
+      process.exit(1);
+    }
+  );
+}

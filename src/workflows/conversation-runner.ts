@@ -1,0 +1,353 @@
+/**
+ * The conversation's handlers: each one runs under the mutex, calls activities, and hands their results to the
+ * state class. Every error a caller can cause leaves as an `ApplicationFailure` (a plain Error would fail the
+ * workflow task and wedge the conversation).
+ */
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  proxyActivities,
+  proxyLocalActivities,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import type { HeadRef } from '../activities/types';
+import type { FoldRecord } from '../core/fold/fold-record';
+import { planFold } from '../core/plan';
+import { applyCalibration, dropAnchor, recordUsage, type Calibration } from '../core/calibration';
+import { recordFailure, shouldBackOff, type BackoffMemory } from '../core/fold/backoff';
+import { prefixHash } from '../core/hash';
+import { AppendRejected, ConversationState } from './conversation-state';
+import type { AppendInput, ConversationStateView, PrepareResult, RewindResult } from './definitions';
+import { Mutex } from './mutex';
+import { mergeSettings, SettingsError, type ConversationSettings, type RunLimits, type SettingsPatch } from './settings';
+
+const local = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 5, nonRetryableErrorTypes: ['InvalidInput'] },
+});
+
+/** Turns a caller mistake into a failure of just this update. */
+function rejected(err: unknown): ApplicationFailure {
+  if (err instanceof ApplicationFailure) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  const type = err instanceof AppendRejected ? 'InvalidAppend' : err instanceof SettingsError ? 'InvalidSettings' : 'Rejected';
+  return ApplicationFailure.create({ message, type, nonRetryable: true });
+}
+
+/** Outcome of deciding about a fold during `prepare`. */
+interface FoldOutcome {
+  decision: string;
+  fold?: PrepareResult['fold'];
+}
+
+export class ConversationRunner {
+  private readonly mutex = new Mutex();
+  /** Updates handled in this run (the server caps a run at 2 000). */
+  runUpdates = 0;
+  /** Set after a fold; the main loop continues-as-new at such a quiet point when history has grown. */
+  foldedThisRun = false;
+  private folding: { since: number } | null = null;
+
+  constructor(
+    readonly state: ConversationState,
+    private readonly limits: RunLimits
+  ) {}
+
+  /** Synchronous update validator: rejects bad appends before they reach history. */
+  validateAppend(input: AppendInput): void {
+    this.state.stage(input);
+  }
+
+  /** Synchronous validator of `configure`. */
+  validateConfigure(patch: SettingsPatch): void {
+    if (this.state.s.closed) throw new Error('the conversation is closed');
+    mergeSettings(this.state.s.settings, patch);
+  }
+
+  /** `append` / `prepare`: store new messages; with `decide`, fold when the trigger is reached. */
+  async append(input: AppendInput, decide: boolean): Promise<PrepareResult> {
+    this.runUpdates++;
+    return this.mutex.run(async () => {
+      let staged;
+      try {
+        staged = this.state.stage(input);
+      } catch (err) {
+        throw rejected(err);
+      }
+      const s = this.state.s;
+      if (input.reported) this.calibrate(input.reported.version, input.reported.usage.inputTokens);
+      if (staged.messages.length > 0) {
+        const ingested = await local.ingest({
+          conversationId: s.conversationId,
+          format: staged.format,
+          model: s.settings.model,
+          budget: s.settings.budget,
+          firstSeq: staged.firstSeq,
+          messages: staged.messages,
+        });
+        s.fixedTokens = ingested.fixedTokens;
+        this.state.commitAppend(staged, ingested.counts, ingested.clipped, input.clientSeq);
+      } else {
+        this.state.commitAppend(staged, [], [], input.clientSeq);
+      }
+      const outcome: FoldOutcome = decide ? await this.maybeFold() : { decision: 'append only: no fold decision' };
+      const tokens = this.estimate();
+      this.lastSent = { version: s.version, counted: this.state.countedTokens() };
+      return {
+        version: s.version,
+        patch: this.state.patch(staged),
+        tokens,
+        budget: s.settings.budget,
+        appended: staged.messages.length,
+        decision: outcome.decision,
+        ...(outcome.fold ? { fold: outcome.fold } : {}),
+      };
+    });
+  }
+
+  /** `append` signal: as the update, but errors can only be recorded. */
+  async appendSignal(input: AppendInput): Promise<void> {
+    try {
+      await this.append(input, false);
+    } catch (err) {
+      this.state.s.lastError = { at: Date.now(), message: err instanceof Error ? err.message : String(err) };
+    }
+  }
+
+  async rewind(): Promise<RewindResult> {
+    this.runUpdates++;
+    return this.mutex.run(async () => {
+      try {
+        const removed = this.state.rewind();
+        this.state.s.calibration = dropAnchor(this.state.s.calibration as Calibration | null);
+        return { version: this.state.s.version, removed };
+      } catch (err) {
+        throw rejected(err);
+      }
+    });
+  }
+
+  async clear(): Promise<{ version: number }> {
+    this.runUpdates++;
+    return this.mutex.run(async () => {
+      try {
+        this.state.clear();
+        this.state.s.calibration = dropAnchor(this.state.s.calibration as Calibration | null);
+      } catch (err) {
+        throw rejected(err);
+      }
+      return { version: this.state.s.version };
+    });
+  }
+
+  async configure(patch: SettingsPatch): Promise<ConversationSettings> {
+    this.runUpdates++;
+    return this.mutex.run(async () => {
+      const s = this.state.s;
+      let next: ConversationSettings;
+      try {
+        next = mergeSettings(s.settings, patch);
+      } catch (err) {
+        throw rejected(err);
+      }
+      if (next.model !== s.settings.model && s.live.length > 0 && s.format) {
+        // Another model may use another vocabulary: every stored count must be redone with it.
+        const counted = await local.countTokens({ model: next.model, format: s.format, messages: this.state.raws() });
+        s.live.forEach((e, i) => (e.tokens = counted.counts[i] ?? e.tokens));
+        s.fixedTokens = counted.replyPriming + counted.toolTokens;
+        s.calibration = null;
+      }
+      s.settings = next;
+      return next;
+    });
+  }
+
+  async close(): Promise<{ version: number }> {
+    this.runUpdates++;
+    return this.mutex.run(async () => {
+      this.state.s.closed = true;
+      return { version: this.state.s.version };
+    });
+  }
+
+  /** True when this run should hand over to a new one (the main loop waits for handlers first). */
+  shouldContinueAsNew(): boolean {
+    if (this.mutex.busy) return false;
+    const info = workflowInfo();
+    const size = info.historySize ?? 0;
+    return (
+      info.continueAsNewSuggested ||
+      this.runUpdates >= this.limits.maxUpdatesPerRun ||
+      size >= this.limits.maxHistoryBytes ||
+      info.historyLength >= this.limits.maxHistoryEvents ||
+      // Right after a fold the state is at its smallest: a cheap moment to start a fresh history.
+      (this.foldedThisRun && size >= this.limits.maxHistoryBytes / 4)
+    );
+  }
+
+  /** The `state` query. */
+  view(): ConversationStateView {
+    const s = this.state.s;
+    return {
+      conversationId: s.conversationId,
+      version: s.version,
+      format: s.format,
+      messages: s.live.length,
+      archived: s.nextSeq,
+      tokens: this.estimate(),
+      budget: s.settings.budget,
+      settings: s.settings,
+      folds: s.foldCount,
+      backoff: s.backoff,
+      folding: this.folding,
+      lastError: s.lastError,
+      closed: s.closed,
+      runUpdates: this.runUpdates,
+      continuedAsNew: s.continuedAsNew,
+      lastClientSeq: s.lastClientSeq,
+    };
+  }
+
+  /** Counted tokens corrected by what the provider reported for earlier contexts. */
+  estimate(): number {
+    const counted = this.state.countedTokens();
+    return applyCalibration(this.state.s.calibration as Calibration | null, counted);
+  }
+
+  private lastSent: { version: number; counted: number } | null = null;
+
+  private calibrate(version: number, inputTokens: number): void {
+    if (!this.lastSent || this.lastSent.version !== version) return;
+    if (!(Number.isFinite(inputTokens) && inputTokens > 0)) return;
+    this.state.s.calibration = recordUsage(this.state.s.calibration as Calibration | null, {
+      estimated: this.lastSent.counted,
+      reported: inputTokens,
+    });
+  }
+
+  /** Plans and, when the trigger is reached, runs one fold: summarize → validate → apply in one transition. */
+  private async maybeFold(): Promise<FoldOutcome> {
+    const s = this.state.s;
+    if (!s.format || s.live.length === 0) return { decision: 'nothing to fold' };
+    const transcript = this.state.transcript();
+    const counted = this.state.countedTokens();
+    const estimate = this.estimate();
+    const plan = planFold({
+      transcript,
+      tokens: s.live.map((e) => e.tokens),
+      fixedTokens: s.fixedTokens + (estimate - counted),
+      options: { budget: s.settings.budget, triggerRatio: s.settings.triggerRatio, policy: s.settings.policy },
+    });
+    if (!plan.fold) return { decision: plan.reason };
+    const raws = this.state.raws();
+    const backoff = s.backoff as BackoffMemory | null;
+    if (backoff && shouldBackOff(backoff, { raws, split: plan.split, tokens: estimate, budget: s.settings.budget, keep: plan.tail.length })) {
+      return { decision: `backing off: the fold of this prefix failed before (${plan.reason})` };
+    }
+    const number = ++s.foldCount;
+    const startedAt = Date.now();
+    this.folding = { since: startedAt };
+    const head: HeadRef[] = plan.summarize.map((i) => {
+      const e = s.live[i]!;
+      return e.seq === null ? { raw: e.raw } : e.rev === 0 ? { seq: e.seq } : { seq: e.seq, clipped: true };
+    });
+    const foldedTokens = plan.summarize.reduce((sum, i) => sum + (s.live[i]?.tokens ?? 0), 0);
+    const archived = plan.summarize.map((i) => s.live[i]!.seq).filter((q): q is number => q !== null);
+    const base: Omit<FoldRecord, 'ok' | 'output' | 'tokensAfter' | 'error' | 'finishedAt' | 'usage' | 'responseId' | 'outputTypes' | 'attempts' | 'identifiers' | 'firstKept'> = {
+      number,
+      split: plan.split,
+      droppedCount: 0,
+      tokensBefore: estimate,
+      pinned: [...plan.pinned],
+      prefixHash: prefixHash(raws.slice(0, plan.split)),
+      archiveRange: archived.length > 0 ? { firstSeq: Math.min(...archived), lastSeq: Math.max(...archived) } : null,
+      startedAt,
+    };
+    let record: FoldRecord;
+    try {
+      const summarize = proxyActivities<Activities>({
+        startToCloseTimeout: this.limits.summarizeStartToCloseMs,
+        heartbeatTimeout: this.limits.summarizeHeartbeatTimeoutMs,
+        retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 8 },
+      }).summarizeFold;
+      const result = await summarize({
+        conversationId: s.conversationId,
+        format: s.format,
+        model: s.settings.model,
+        budget: s.settings.budget,
+        summarizer: s.settings.summarizer,
+        head,
+        foldedTokens,
+      });
+      const common = {
+        usage: result.usage,
+        responseId: result.responseId,
+        outputTypes: result.outputTypes,
+        attempts: result.attempts,
+      };
+      if (result.ok) {
+        const inserted = this.state.commitFold(transcript, plan, result.summary, [], number);
+        const counted2 = await local.countTokens({ model: s.settings.model, format: s.format, messages: inserted });
+        let k = 0;
+        for (const e of s.live) if (e.seq === null && e.uid.startsWith(`s${number}.`)) e.tokens = counted2.counts[k++] ?? 0;
+        s.backoff = null;
+        // The last reported context is no longer a prefix of this one: keep the ratio, forget the anchor.
+        s.calibration = dropAnchor(s.calibration as Calibration | null);
+        this.foldedThisRun = true;
+        const firstKeptIndex = plan.tail[0];
+        record = {
+          ...base,
+          ...common,
+          ok: true,
+          output: result.summary.kind,
+          droppedCount: transcript.items.length - plan.instructions.length - plan.pinned.length - plan.tail.length,
+          tokensAfter: this.estimate(),
+          error: null,
+          identifiers: result.identifiers,
+          firstKept:
+            firstKeptIndex === undefined
+              ? null
+              : { index: firstKeptIndex, hash: prefixHash([transcript.items[firstKeptIndex]!.raw]) },
+          finishedAt: Date.now(),
+        };
+      } else {
+        s.backoff = recordFailure({ raws, split: plan.split, tokens: estimate });
+        record = { ...base, ...common, ok: false, output: null, tokensAfter: null, error: result.error, identifiers: null, firstKept: null, finishedAt: Date.now() };
+      }
+    } catch (err) {
+      // The summarizer's provider refused (4xx) or kept failing past the retry policy: send unfolded, back off.
+      const message = err instanceof ActivityFailure && err.cause ? err.cause.message : err instanceof Error ? err.message : String(err);
+      s.backoff = recordFailure({ raws, split: plan.split, tokens: estimate });
+      s.lastError = { at: Date.now(), message: `fold ${number} failed: ${message}` };
+      record = {
+        ...base,
+        ok: false,
+        output: null,
+        tokensAfter: null,
+        error: { kind: 'provider', message },
+        identifiers: null,
+        firstKept: null,
+        usage: null,
+        responseId: null,
+        outputTypes: [],
+        attempts: 0,
+        finishedAt: Date.now(),
+      };
+    } finally {
+      this.folding = null;
+    }
+    this.state.recordFold(record);
+    await local.recordFold({ conversationId: s.conversationId, record });
+    return {
+      decision: record.ok ? `folded: ${plan.reason}` : `fold failed (${record.error?.kind}): ${record.error?.message}`,
+      fold: {
+        ok: record.ok,
+        number,
+        reason: record.ok ? plan.reason : (record.error?.message ?? ''),
+        tokensBefore: record.tokensBefore,
+        tokensAfter: record.tokensAfter ?? record.tokensBefore,
+      },
+    };
+  }
+}

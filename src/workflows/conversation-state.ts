@@ -1,0 +1,294 @@
+/**
+ * The state of one conversation and its synchronous transitions. Pure and deterministic: the workflow calls
+ * activities and hands their results here; nothing here awaits, reads a clock or does I/O, so every transition
+ * replays identically and can be unit-tested without a server.
+ */
+import { applyFold } from '../core/fold/apply';
+import type { FoldRecord } from '../core/fold/fold-record';
+import { adapterFor } from '../core/messages/adapters';
+import { detectFormat } from '../core/messages/detect';
+import { normalize } from '../core/messages/normalize';
+import type { MessageFormat, Transcript } from '../core/messages/types';
+import { TranscriptValidationError } from '../core/messages/validate';
+import { utf8Length } from './bytes';
+import type { AppendInput, ContextPatch, ContextSnapshot } from './definitions';
+import { diffContext, type EntryKey } from './patch';
+import type { ConversationSettings } from './settings';
+
+/** One message of the live context. */
+export interface LiveEntry extends EntryKey {
+  raw: unknown;
+  tokens: number;
+  /** Archive sequence number of the original message; `null` for summaries the workflow wrote. */
+  seq: number | null;
+}
+
+/** Everything carried across continue-as-new: plain JSON. */
+export interface CarriedState {
+  conversationId: string;
+  settings: ConversationSettings;
+  format: MessageFormat | null;
+  live: LiveEntry[];
+  nextSeq: number;
+  version: number;
+  lastClientSeq: number;
+  /** Ids of recently appended messages (bounded), for idempotent retries of appends without a clientSeq. */
+  recentIds: string[];
+  /** The most recent fold records (bounded); the archive keeps them all. */
+  folds: FoldRecord[];
+  foldCount: number;
+  backoff: unknown;
+  calibration: unknown;
+  /** Extra tokens every request costs on top of its messages (reply priming, tool schemas). */
+  fixedTokens: number;
+  lastError: { at: number; message: string } | null;
+  closed: boolean;
+  continuedAsNew: number;
+}
+
+/** Recent message ids remembered for de-duplication. */
+const RECENT_IDS = 2000;
+/** Fold records kept in workflow state; older ones live in the archive only. */
+const FOLDS_KEPT = 50;
+
+/** Input rejected before anything is stored; the message names the message index and the problem. */
+export class AppendRejected extends Error {
+  override readonly name = 'AppendRejected';
+}
+
+/** The new messages of an append once duplicates are skipped. */
+export interface StagedAppend {
+  messages: unknown[];
+  /** For each new message, its position in the sent array. */
+  sentIndex: number[];
+  firstSeq: number;
+  format: MessageFormat;
+  /** The mirror keys before the append plus the sent messages, as the caller sees them (for the patch). */
+  before: EntryKey[];
+  baseVersion: number;
+}
+
+/** One conversation's state. */
+export class ConversationState {
+  constructor(public s: CarriedState) {}
+
+  /** A fresh conversation. */
+  static create(conversationId: string, settings: ConversationSettings): ConversationState {
+    return new ConversationState({
+      conversationId,
+      settings,
+      format: null,
+      live: [],
+      nextSeq: 0,
+      version: 0,
+      lastClientSeq: -1,
+      recentIds: [],
+      folds: [],
+      foldCount: 0,
+      backoff: null,
+      calibration: null,
+      fixedTokens: 3,
+      lastError: null,
+      closed: false,
+      continuedAsNew: 0,
+    });
+  }
+
+  /** Raw messages of the live context, in order. */
+  raws(): unknown[] {
+    return this.s.live.map((e) => e.raw);
+  }
+
+  /** Sum of the live messages' counts plus the fixed per-request tokens (uncalibrated). */
+  countedTokens(): number {
+    let total = this.s.fixedTokens;
+    for (const e of this.s.live) total += e.tokens;
+    return total;
+  }
+
+  /** The live transcript, normalised. */
+  transcript(): Transcript {
+    return normalize(this.raws(), this.s.format ?? undefined);
+  }
+
+  /**
+   * Checks an append and drops what was already appended (same clientSeq, or a message id seen recently).
+   * Synchronous: runs in the update validator and again in the handler.
+   * @returns the staged append (possibly with no messages when it is a pure retry).
+   * @throws AppendRejected naming the bad message; nothing is stored.
+   */
+  stage(input: AppendInput): StagedAppend {
+    if (this.s.closed) throw new AppendRejected('the conversation is closed');
+    if (typeof input !== 'object' || input === null) throw new AppendRejected('append input must be an object');
+    if (!Array.isArray(input.messages)) throw new AppendRejected('append input.messages must be an array');
+    if (input.clientSeq !== undefined && !(Number.isInteger(input.clientSeq) && input.clientSeq >= 0)) {
+      throw new AppendRejected(`clientSeq must be a non-negative integer, got ${JSON.stringify(input.clientSeq)}`);
+    }
+    const before: EntryKey[] = this.s.live.map(({ uid, rev }) => ({ uid, rev }));
+    const base = { before, baseVersion: this.s.version, firstSeq: this.s.nextSeq };
+    const retry = input.clientSeq !== undefined && input.clientSeq <= this.s.lastClientSeq;
+    const seen = new Set(this.s.recentIds);
+    const sentIndex: number[] = [];
+    const fresh: unknown[] = [];
+    if (!retry) {
+      input.messages.forEach((m, i) => {
+        const id = messageId(m);
+        if (id !== undefined && seen.has(id)) return;
+        if (id !== undefined) seen.add(id);
+        sentIndex.push(i);
+        fresh.push(m);
+      });
+    }
+    input.messages.forEach((m, i) => {
+      const size = utf8Length(JSON.stringify(m) ?? '');
+      if (size > this.s.settings.maxMessageBytes) {
+        throw new AppendRejected(
+          `message ${i} is ${size} bytes of JSON, over the ${this.s.settings.maxMessageBytes}-byte limit (settings.maxMessageBytes)`
+        );
+      }
+    });
+    const format = this.s.format ?? (fresh.length > 0 ? safeDetect(fresh) : 'chat');
+    if (fresh.length > 0) {
+      try {
+        normalize([...this.raws(), ...fresh], format);
+      } catch (err) {
+        if (err instanceof TranscriptValidationError) {
+          const at = err.index - this.s.live.length;
+          throw new AppendRejected(
+            at >= 0 ? `message ${at} of this append: ${err.problem}` : `the append breaks the conversation: ${err.message}`
+          );
+        }
+        throw new AppendRejected(String(err));
+      }
+    }
+    // Keys the caller's mirror will hold once it adds what it sent: duplicates included, marked as unknown.
+    input.messages.forEach((_, i) => before.push({ uid: `sent:${i}`, rev: 0 }));
+    return { ...base, messages: fresh, sentIndex, format };
+  }
+
+  /**
+   * Appends staged messages with their counts. `replaced` carries clipped versions of oversized messages by position.
+   * @returns nothing; bumps the version when anything was appended.
+   */
+  commitAppend(
+    staged: StagedAppend,
+    counts: number[],
+    replaced: { index: number; raw: unknown; tokens: number }[],
+    clientSeq: number | undefined
+  ): void {
+    if (clientSeq !== undefined) this.s.lastClientSeq = Math.max(this.s.lastClientSeq, clientSeq);
+    if (staged.messages.length === 0) return;
+    this.s.format ??= staged.format;
+    const byIndex = new Map(replaced.map((r) => [r.index, r]));
+    staged.messages.forEach((raw, i) => {
+      const seq = staged.firstSeq + i;
+      const clipped = byIndex.get(i);
+      this.s.live.push({
+        raw: clipped ? clipped.raw : raw,
+        tokens: clipped ? clipped.tokens : (counts[i] ?? 0),
+        uid: `m${seq}`,
+        rev: clipped ? 1 : 0,
+        seq,
+      });
+      // The caller holds what it sent, so an unclipped new message is a copy from its side, not an insert.
+      if (!clipped) renameSent(staged.before, staged.sentIndex[i]!, `m${seq}`);
+      const id = messageId(raw);
+      if (id !== undefined) this.s.recentIds.push(id);
+    });
+    if (this.s.recentIds.length > RECENT_IDS) this.s.recentIds.splice(0, this.s.recentIds.length - RECENT_IDS);
+    this.s.nextSeq += staged.messages.length;
+    this.s.version++;
+  }
+
+  /** The patch from the caller's mirror (plus what it sent) to the current context. */
+  patch(staged: Pick<StagedAppend, 'before' | 'baseVersion'>): ContextPatch {
+    return diffContext(staged.before, this.s.live, staged.baseVersion, this.s.version);
+  }
+
+  /**
+   * Replaces the live context after a successful fold.
+   * @param summaryRaws the element(s) standing in for the folded part, with their exact counts.
+   */
+  commitFold(
+    transcript: Transcript,
+    layout: Parameters<typeof applyFold>[0]['plan'],
+    summary: { kind: 'text'; text: string } | { kind: 'items'; items: unknown[] },
+    summaryTokens: number[],
+    foldNumber: number
+  ): unknown[] {
+    const folded = applyFold({ transcript, plan: layout, summary, adapter: adapterFor(transcript.format) });
+    const byRaw = new Map(this.s.live.map((e) => [e.raw, e]));
+    let k = 0;
+    this.s.live = folded.map((raw) => {
+      const kept = byRaw.get(raw);
+      if (kept) return kept;
+      const i = k++;
+      return { raw, tokens: summaryTokens[i] ?? 0, uid: `s${foldNumber}.${i}`, rev: 0, seq: null };
+    });
+    this.s.version++;
+    return folded.filter((raw) => !byRaw.has(raw));
+  }
+
+  /** Records a fold attempt (bounded in state; the archive keeps every record). */
+  recordFold(record: FoldRecord): void {
+    this.s.folds.push(record);
+    if (this.s.folds.length > FOLDS_KEPT) this.s.folds.splice(0, this.s.folds.length - FOLDS_KEPT);
+  }
+
+  /**
+   * Removes the last round: the last real user turn and everything after it (S3 RemoveLastRound).
+   * @returns the removed messages.
+   * @throws AppendRejected when there is no user turn after the last fold to remove.
+   */
+  rewind(): unknown[] {
+    if (this.s.closed) throw new AppendRejected('the conversation is closed');
+    const t = this.transcript();
+    let start = -1;
+    for (let i = t.items.length - 1; i >= 0; i--) {
+      if (t.items[i]!.turnStart) {
+        start = i;
+        break;
+      }
+    }
+    if (start < 0) throw new AppendRejected('nothing to rewind: no user turn in the live context since the last fold');
+    const removed = this.s.live.splice(start);
+    this.s.version++;
+    return removed.map((e) => e.raw);
+  }
+
+  /** Drops everything but the instructions (system/developer messages). @returns the number of messages removed. */
+  clear(): number {
+    if (this.s.closed) throw new AppendRejected('the conversation is closed');
+    const t = this.transcript();
+    const before = this.s.live.length;
+    this.s.live = this.s.live.filter((_, i) => t.items[i]!.role === 'instructions');
+    this.s.backoff = null;
+    this.s.version++;
+    return before - this.s.live.length;
+  }
+
+  /** The context query's answer. */
+  snapshot(tokens: number): ContextSnapshot {
+    return { version: this.s.version, format: this.s.format, messages: this.raws(), tokens };
+  }
+}
+
+/** The id a message carries in its format (S0 `id`, Responses item `id`), used to skip duplicates. */
+export function messageId(raw: unknown): string | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const id = (raw as Record<string, unknown>).id;
+  return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
+function safeDetect(messages: unknown[]): MessageFormat {
+  try {
+    return detectFormat(messages);
+  } catch (err) {
+    throw new AppendRejected(err instanceof Error ? err.message : String(err));
+  }
+}
+
+function renameSent(keys: EntryKey[], sentIndex: number, uid: string): void {
+  const key = keys.find((k) => k.uid === `sent:${sentIndex}`);
+  if (key) key.uid = uid;
+}

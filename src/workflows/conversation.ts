@@ -1,0 +1,64 @@
+/**
+ * `conversationWorkflow`: the durable owner of one conversation. Thin by design: it registers the handlers, waits,
+ * and continues-as-new; the handlers live in `ConversationRunner` and the state in `ConversationState`.
+ */
+import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, setHandler } from '@temporalio/workflow';
+import { ConversationState } from './conversation-state';
+import { ConversationRunner } from './conversation-runner';
+import {
+  appendSignal,
+  appendUpdate,
+  clearUpdate,
+  closeUpdate,
+  configureUpdate,
+  contextQuery,
+  foldsQuery,
+  prepareUpdate,
+  rewindUpdate,
+  stateQuery,
+  type ConversationInput,
+  type ConversationStateView,
+} from './definitions';
+import { defaultLimits, defaultSettings, mergeLimits, mergeSettings } from './settings';
+
+/**
+ * Runs one conversation until `close`, continuing-as-new when Temporal suggests it, after a fold once history has
+ * grown, and before the per-run update cap.
+ * @returns the final state view when the conversation is closed.
+ * @throws ApplicationFailure (non-retryable) when the start input's settings or limits are invalid.
+ */
+export async function conversationWorkflow(input: ConversationInput): Promise<ConversationStateView> {
+  let state: ConversationState;
+  let runner: ConversationRunner;
+  try {
+    const limits = mergeLimits(defaultLimits, input.limits);
+    state = input.carried
+      ? new ConversationState(input.carried)
+      : ConversationState.create(input.conversationId, mergeSettings(defaultSettings, input.settings));
+    runner = new ConversationRunner(state, limits);
+  } catch (err) {
+    throw ApplicationFailure.create({ message: (err as Error).message, type: 'InvalidStart', nonRetryable: true });
+  }
+  const validateAppend = (i: Parameters<ConversationRunner['validateAppend']>[0]): void => runner.validateAppend(i);
+  setHandler(prepareUpdate, (i) => runner.append(i, true), { validator: validateAppend });
+  setHandler(appendUpdate, (i) => runner.append(i, false), { validator: validateAppend });
+  setHandler(appendSignal, (i) => runner.appendSignal(i));
+  setHandler(rewindUpdate, () => runner.rewind());
+  setHandler(clearUpdate, () => runner.clear());
+  setHandler(configureUpdate, (p) => runner.configure(p), { validator: (p) => runner.validateConfigure(p) });
+  setHandler(closeUpdate, () => runner.close());
+  setHandler(contextQuery, () => state.snapshot(runner.estimate()));
+  setHandler(stateQuery, () => runner.view());
+  setHandler(foldsQuery, () => state.s.folds);
+
+  await condition(() => state.s.closed || runner.shouldContinueAsNew());
+  // Continuing-as-new with a handler still running would drop its result (temporalio/features#467).
+  await condition(allHandlersFinished);
+  if (state.s.closed) return runner.view();
+  state.s.continuedAsNew++;
+  return continueAsNew<typeof conversationWorkflow>({
+    conversationId: state.s.conversationId,
+    ...(input.limits ? { limits: input.limits } : {}),
+    carried: state.s,
+  });
+}

@@ -1,0 +1,117 @@
+/**
+ * The conversation workflow's public interface: its name, updates, signals and queries with their JSON shapes.
+ * Clients in any language call these by name (see the README's "Calling it from Python or Go").
+ */
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { FoldRecord } from '../core/fold/fold-record';
+import type { MessageFormat, Usage } from '../core/messages/types';
+import type { ConversationSettings, RunLimits, SettingsPatch } from './settings';
+import type { CarriedState } from './conversation-state';
+
+/** Workflow ids are derived from conversation ids with this prefix. */
+export const workflowIdPrefix = 'conversation-';
+
+/** @returns the workflow id that owns a conversation. */
+export function conversationWorkflowId(conversationId: string): string {
+  return `${workflowIdPrefix}${conversationId}`;
+}
+
+/** Start input of `conversationWorkflow`. */
+export interface ConversationInput {
+  conversationId: string;
+  settings?: SettingsPatch;
+  limits?: Partial<RunLimits>;
+  /** Set by continue-as-new only. */
+  carried?: CarriedState;
+}
+
+/** Provider usage reported for a context this workflow produced (its `version`). */
+export interface ReportedUsage {
+  version: number;
+  usage: Pick<Usage, 'inputTokens'> & Partial<Usage>;
+}
+
+/** Input of the `append` and `prepare` updates and the `append` signal. */
+export interface AppendInput {
+  /** New messages, in the conversation's format. */
+  messages: unknown[];
+  /**
+   * The caller's sequence number for this append, increasing by one per append. A retried append with a number
+   * already seen is not applied twice. Optional; messages that carry ids are also de-duplicated by id.
+   */
+  clientSeq?: number;
+  /** Usage the provider reported for the last context sent (calibrates the token estimate). */
+  reported?: ReportedUsage;
+}
+
+/**
+ * How to turn the caller's mirror into the new context: concatenate the segments, where `copy: [from, to]` is a slice
+ * of (mirror at `baseVersion` ++ the messages just sent) and `insert` is literal messages (a summary, a clipped
+ * message). When `baseVersion` is not the mirror's version, the mirror is stale: read the `context` query instead.
+ */
+export interface ContextPatch {
+  baseVersion: number;
+  version: number;
+  segments: ({ copy: [number, number] } | { insert: unknown[] })[];
+}
+
+/** Result of `append` and `prepare`: small, whatever the conversation's length (history grows O(new messages)). */
+export interface PrepareResult {
+  version: number;
+  patch: ContextPatch;
+  /** Estimated tokens of the context now (calibrated), and the budget. */
+  tokens: number;
+  budget: number;
+  /** How many of the sent messages were new (duplicates by clientSeq or id are skipped). */
+  appended: number;
+  /** Set when this call folded (or tried to). */
+  fold?: { ok: boolean; number: number; reason: string; tokensBefore: number; tokensAfter: number };
+  /** Why no fold happened, when none did. */
+  decision: string;
+}
+
+/** Result of the `context` query. */
+export interface ContextSnapshot {
+  version: number;
+  format: MessageFormat | null;
+  messages: unknown[];
+  tokens: number;
+}
+
+/** Result of the `state` query. */
+export interface ConversationStateView {
+  conversationId: string;
+  version: number;
+  format: MessageFormat | null;
+  messages: number;
+  archived: number;
+  tokens: number;
+  budget: number;
+  settings: ConversationSettings;
+  folds: number;
+  backoff: unknown;
+  folding: { since: number } | null;
+  lastError: { at: number; message: string } | null;
+  closed: boolean;
+  runUpdates: number;
+  continuedAsNew: number;
+  /** The highest clientSeq applied, so a restarted client continues the sequence. */
+  lastClientSeq: number;
+}
+
+/** Result of `rewind`: the removed messages. */
+export interface RewindResult {
+  version: number;
+  removed: unknown[];
+}
+
+export const appendUpdate = defineUpdate<PrepareResult, [AppendInput]>('append');
+export const prepareUpdate = defineUpdate<PrepareResult, [AppendInput]>('prepare');
+export const rewindUpdate = defineUpdate<RewindResult, []>('rewind');
+export const clearUpdate = defineUpdate<{ version: number }, []>('clear');
+export const configureUpdate = defineUpdate<ConversationSettings, [SettingsPatch]>('configure');
+export const closeUpdate = defineUpdate<{ version: number }, []>('close');
+export const appendSignal = defineSignal<[AppendInput]>('append');
+export const contextQuery = defineQuery<ContextSnapshot>('context');
+export const stateQuery = defineQuery<ConversationStateView>('state');
+export const foldsQuery = defineQuery<FoldRecord[]>('folds');

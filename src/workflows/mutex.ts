@@ -1,0 +1,27 @@
+import { condition } from '@temporalio/workflow';
+
+/**
+ * First-come, first-served mutual exclusion for update and signal handlers. Handlers interleave at every `await`
+ * (an activity call), so two appends could otherwise both read the transcript before either writes it. Tickets make
+ * the order deterministic on replay.
+ */
+export class Mutex {
+  private issued = 0;
+  private serving = 0;
+
+  /** True while a holder runs or waiters queue. */
+  get busy(): boolean {
+    return this.issued !== this.serving;
+  }
+
+  /** Runs `fn` once every earlier caller has finished. @returns what `fn` returns. */
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    const ticket = this.issued++;
+    await condition(() => this.serving === ticket);
+    try {
+      return await fn();
+    } finally {
+      this.serving++;
+    }
+  }
+}

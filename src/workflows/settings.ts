@@ -1,0 +1,166 @@
+/**
+ * Per-conversation settings: what the workflow needs to count, plan and fold. Plain JSON, carried across
+ * continue-as-new; secrets never appear here (the summarizer gets the *name* of the variable holding its key).
+ */
+import type { KeepPolicy } from '../core/plan/options';
+
+/** Summarizer settings (non-secret). */
+export interface SummarizerSettings {
+  /** @default 'extractive' (offline, no network) */
+  mode: 'extractive' | 'chat' | 'responses' | 'compact';
+  /** @default 'gpt-4o-mini' */
+  model: string;
+  /** @default 'https://api.openai.com/v1' */
+  baseURL: string;
+  /** Name of the environment variable holding the API key. @default 'OPENAI_API_KEY' */
+  apiKeyEnv: string;
+  /** File holding the API key, read inside the activity only. @default '' (none) */
+  apiKeyFile: string;
+  /** @default 120000 */
+  timeoutMs: number;
+  /** Cap on summary output tokens; 0 = min(budget/2, 8192). @default 0 */
+  maxOutputTokens: number;
+}
+
+/** What a conversation is compacted against. */
+export interface ConversationSettings {
+  /** Model the context is sent to; picks the tokenizer. @default 'gpt-4o' */
+  model: string;
+  /** Context budget in tokens. @default 128000 */
+  budget: number;
+  /** Fold at this share of the budget. @default 0.9 */
+  triggerRatio: number;
+  /** @default 'auto' */
+  policy: KeepPolicy;
+  /** Largest single message accepted, in bytes of JSON. @default 1048576 */
+  maxMessageBytes: number;
+  /** What to do with a call still unanswered when the context is sent. @default 'synthesize' */
+  unanswered: 'error' | 'synthesize';
+  summarizer: SummarizerSettings;
+}
+
+/** Run limits: when to continue-as-new, and activity timeouts. Tests lower them. */
+export interface RunLimits {
+  /** Continue-as-new after this many updates in one run (the server caps a run at 2 000). @default 1500 */
+  maxUpdatesPerRun: number;
+  /** Continue-as-new past this many history bytes (the server warns at 10 MiB, fails at 50 MiB). @default 8 MiB */
+  maxHistoryBytes: number;
+  /** Continue-as-new past this many history events (warn at 10 240, fail at 51 200). @default 8000 */
+  maxHistoryEvents: number;
+  /** Heartbeat timeout of the summarize activity: how soon a crashed worker's fold is retried. @default 30000 */
+  summarizeHeartbeatTimeoutMs: number;
+  /** @default 600000 */
+  summarizeStartToCloseMs: number;
+}
+
+export const defaultSettings: ConversationSettings = {
+  model: 'gpt-4o',
+  budget: 128_000,
+  triggerRatio: 0.9,
+  policy: 'auto',
+  maxMessageBytes: 1_048_576,
+  unanswered: 'synthesize',
+  summarizer: {
+    mode: 'extractive',
+    model: 'gpt-4o-mini',
+    baseURL: 'https://api.openai.com/v1',
+    apiKeyEnv: 'OPENAI_API_KEY',
+    apiKeyFile: '',
+    timeoutMs: 120_000,
+    maxOutputTokens: 0,
+  },
+};
+
+export const defaultLimits: RunLimits = {
+  maxUpdatesPerRun: 1500,
+  maxHistoryBytes: 8 * 1024 * 1024,
+  maxHistoryEvents: 8000,
+  summarizeHeartbeatTimeoutMs: 30_000,
+  summarizeStartToCloseMs: 600_000,
+};
+
+/** A partial update of the settings (the `configure` update and the start input). */
+export type SettingsPatch = Partial<Omit<ConversationSettings, 'summarizer'>> & { summarizer?: Partial<SummarizerSettings> };
+
+const policies: readonly string[] = ['auto', 'turns', 'items', 'ratio', 'rounds', 'tokens'];
+const modes: readonly string[] = ['extractive', 'chat', 'responses', 'compact'];
+
+/**
+ * Merges a patch over settings after checking every field.
+ * @returns the merged settings (a new object).
+ * @throws SettingsError naming the first bad field.
+ */
+export function mergeSettings(base: ConversationSettings, patch: unknown): ConversationSettings {
+  if (patch === undefined || patch === null) return base;
+  const p = record(patch, 'settings');
+  const known = ['model', 'budget', 'triggerRatio', 'policy', 'maxMessageBytes', 'unanswered', 'summarizer'];
+  for (const key of Object.keys(p)) if (!known.includes(key)) throw new SettingsError(`unknown setting '${key}'`);
+  const out: ConversationSettings = { ...base, summarizer: { ...base.summarizer } };
+  if (p.model !== undefined) out.model = nonEmptyString(p.model, 'model');
+  if (p.budget !== undefined) out.budget = integer(p.budget, 'budget', 256, 10_000_000);
+  if (p.triggerRatio !== undefined) out.triggerRatio = ratio(p.triggerRatio, 'triggerRatio');
+  if (p.policy !== undefined) out.policy = oneOf(p.policy, 'policy', policies) as KeepPolicy;
+  if (p.maxMessageBytes !== undefined) out.maxMessageBytes = integer(p.maxMessageBytes, 'maxMessageBytes', 1024, 1_572_864);
+  if (p.unanswered !== undefined) out.unanswered = oneOf(p.unanswered, 'unanswered', ['error', 'synthesize']) as 'error' | 'synthesize';
+  if (p.summarizer !== undefined) {
+    const s = record(p.summarizer, 'summarizer');
+    const sKnown = Object.keys(base.summarizer);
+    for (const key of Object.keys(s)) if (!sKnown.includes(key)) throw new SettingsError(`unknown setting 'summarizer.${key}'`);
+    if (s.mode !== undefined) out.summarizer.mode = oneOf(s.mode, 'summarizer.mode', modes) as SummarizerSettings['mode'];
+    for (const key of ['model', 'baseURL', 'apiKeyEnv'] as const) {
+      if (s[key] !== undefined) out.summarizer[key] = nonEmptyString(s[key], `summarizer.${key}`);
+    }
+    if (s.apiKeyFile !== undefined) out.summarizer.apiKeyFile = string(s.apiKeyFile, 'summarizer.apiKeyFile');
+    if (s.timeoutMs !== undefined) out.summarizer.timeoutMs = integer(s.timeoutMs, 'summarizer.timeoutMs', 1000, 3_600_000);
+    if (s.maxOutputTokens !== undefined) out.summarizer.maxOutputTokens = integer(s.maxOutputTokens, 'summarizer.maxOutputTokens', 0, 1_000_000);
+  }
+  return out;
+}
+
+/**
+ * Merges partial run limits over the defaults.
+ * @throws SettingsError naming the first bad field.
+ */
+export function mergeLimits(base: RunLimits, patch: unknown): RunLimits {
+  if (patch === undefined || patch === null) return base;
+  const p = record(patch, 'limits');
+  const out = { ...base };
+  for (const [key, value] of Object.entries(p)) {
+    if (!(key in base)) throw new SettingsError(`unknown limit '${key}'`);
+    out[key as keyof RunLimits] = integer(value, `limits.${key}`, 1, Number.MAX_SAFE_INTEGER);
+  }
+  if (out.maxUpdatesPerRun > 1900) throw new SettingsError('limits.maxUpdatesPerRun must stay below the server cap of 2000 (at most 1900)');
+  return out;
+}
+
+/** A setting failed validation; the message names it. */
+export class SettingsError extends Error {
+  override readonly name = 'SettingsError';
+}
+
+function record(v: unknown, name: string): Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new SettingsError(`${name} must be an object`);
+  return v as Record<string, unknown>;
+}
+function string(v: unknown, name: string): string {
+  if (typeof v !== 'string') throw new SettingsError(`${name} must be a string, got ${typeof v}`);
+  return v;
+}
+function nonEmptyString(v: unknown, name: string): string {
+  if (string(v, name).trim() === '') throw new SettingsError(`${name} must not be empty`);
+  return v as string;
+}
+function integer(v: unknown, name: string, min: number, max: number): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+    throw new SettingsError(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(v)}`);
+  }
+  return v;
+}
+function ratio(v: unknown, name: string): number {
+  if (typeof v !== 'number' || !(v > 0 && v <= 1)) throw new SettingsError(`${name} must be a number in (0, 1], got ${JSON.stringify(v)}`);
+  return v;
+}
+function oneOf(v: unknown, name: string, values: readonly string[]): string {
+  if (typeof v !== 'string' || !values.includes(v)) throw new SettingsError(`${name} must be one of ${values.join(', ')}, got ${JSON.stringify(v)}`);
+  return v;
+}

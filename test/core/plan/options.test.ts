@@ -1,0 +1,72 @@
+import { strict as assert } from 'node:assert';
+import { PlanOptionsError, resolveOptions } from '../../../src/core/plan/options';
+import { plan, say, user } from './fixtures';
+
+describe('planning options', () => {
+  it('documents and applies the defaults', () => {
+    const o = resolveOptions({ budget: 32_000 });
+    assert.equal(o.policy, 'auto');
+    assert.equal(o.triggerRatio, 0.9);
+    assert.equal(o.minMessages, 4);
+    assert.equal(o.targetRatio, 0.5);
+    assert.equal(o.summaryReserveTokens, 3200);
+    assert.equal(resolveOptions({ budget: 1_000_000 }).summaryReserveTokens, 4096);
+    assert.equal(o.keepLast, 4);
+    assert.equal(o.keepTurns, 8);
+    assert.equal(o.maxRounds, 10);
+    assert.equal(o.roundsMode, 'compress');
+    assert.equal(o.tailRatio, 0.4);
+    assert.equal(o.minFoldTokens, 4000);
+    assert.equal(resolveOptions({ budget: 100 }).minFoldTokens, 40);
+    assert.equal(o.keepRecentCount, undefined);
+    assert.deepEqual(JSON.parse(JSON.stringify(o)), o, 'plain JSON');
+  });
+
+  it('rejects bad options with a typed error', () => {
+    for (const bad of [
+      { budget: 0 },
+      { budget: -5 },
+      { budget: NaN },
+      { budget: 10, triggerRatio: 0 },
+      { budget: 10, triggerRatio: 1.5 },
+      { budget: 10, policy: 'magic' },
+      { budget: 10, keepLast: -1 },
+      { budget: 10, keepRecentCount: 1.5 },
+      { budget: 10, roundsMode: 'x' },
+    ]) {
+      assert.throws(() => resolveOptions(bad as never), PlanOptionsError, JSON.stringify(bad));
+    }
+  });
+
+  it('rejects a tokens array that does not match the items', () => {
+    assert.throws(() => plan([user('a'), say('b')], { budget: 10 }, [1]), PlanOptionsError);
+  });
+
+  it('declines under the trigger and under minMessages with the numbers in the reason', () => {
+    const m = [user('a'), say('b'), user('c'), say('d')];
+    const under = plan(m, { budget: 100 }, 10).plan;
+    assert.equal(under.fold, false);
+    assert.equal(under.reason, '40 tokens is under the trigger of 90');
+    assert.deepEqual(under.keep, [0, 1, 2, 3]);
+    const few = plan(m.slice(0, 3), { budget: 1 }, 10).plan;
+    assert.match(few.reason, /only 3 item\(s\); at least 4/);
+  });
+
+  it('counts fixedTokens against the trigger', () => {
+    const m = [user('a'), say('b'), user('c'), say('d'), user('e')];
+    const p = planFold(m, 90);
+    assert.equal(p.tokens, 140);
+    assert.equal(p.fold, true);
+  });
+});
+
+import { normalize } from '../../../src/core/messages/normalize';
+import { planFold as realPlan } from '../../../src/core/plan/plan';
+function planFold(m: Record<string, unknown>[], fixed: number) {
+  return realPlan({
+    transcript: normalize(m),
+    tokens: m.map(() => 10),
+    fixedTokens: fixed,
+    options: { budget: 150, policy: 'items', keepLast: 1, minFoldTokens: 0 },
+  });
+}

@@ -1,0 +1,74 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+
+/** The Temporal CLI installed by scripts/setup.sh (or `$TEMPORAL_CLI_PATH`), as an absolute path. */
+export function temporalCliPath(): string {
+  const path = resolve(process.env.TEMPORAL_CLI_PATH ?? resolve(__dirname, '..', '..', '.tools', 'temporal'));
+  if (!existsSync(path)) throw new Error(`Temporal CLI not found at ${path}: run 'bash scripts/setup.sh' first`);
+  return path;
+}
+
+let env: Promise<TestWorkflowEnvironment> | undefined;
+let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+
+/**
+ * One real dev server (the installed CLI, in-memory SQLite) shared by every test of the run, started on first use.
+ * Core allows the server 5 s to come up, which a loaded 2-core machine can miss, so a failed start is tried again.
+ */
+export function sharedTestEnv(): Promise<TestWorkflowEnvironment> {
+  env ??= (async () => {
+    let lastError: unknown;
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      try {
+        return await TestWorkflowEnvironment.createLocal({
+          server: {
+            executable: { type: 'existing-path', path: temporalCliPath() },
+            extraArgs: ['--dynamic-config-value', 'frontend.enableExecuteMultiOperation=true'],
+          },
+        });
+      } catch (err) {
+        lastError = err;
+      }
+    }
+    throw lastError;
+  })();
+  return env;
+}
+
+/** Tears the shared server down (mocha root hook). */
+export async function stopSharedTestEnv(): Promise<void> {
+  if (env) await (await env).teardown();
+  env = undefined;
+}
+
+/** The project's workflows bundled once per run (bundling takes seconds). */
+export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
+  bundle ??= bundleWorkflowCode({ workflowsPath: require.resolve('../../src/workflows'), logger: quietLogger });
+  return bundle;
+}
+
+const quietLogger = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };
+
+let queues = 0;
+
+/**
+ * Runs `fn` while a worker polls a fresh task queue on the shared server, then shuts the worker down.
+ * @returns what `fn` returns.
+ */
+export async function withWorker<T>(
+  options: Partial<WorkerOptions>,
+  fn: (ctx: { env: TestWorkflowEnvironment; taskQueue: string }) => Promise<T>
+): Promise<T> {
+  const testEnv = await sharedTestEnv();
+  const taskQueue = options.taskQueue ?? `test-${process.pid}-${++queues}`;
+  const worker = await Worker.create({
+    connection: testEnv.nativeConnection,
+    namespace: testEnv.namespace ?? 'default',
+    workflowBundle: await workflowBundle(),
+    ...options,
+    taskQueue,
+  });
+  return worker.runUntil(fn({ env: testEnv, taskQueue }));
+}

@@ -1,0 +1,131 @@
+import { strict as assert } from 'node:assert';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { conversationWorkflowId } from '../../src/workflows/definitions';
+import { withConversationWorker, uniqueConversationId } from '../support/conversation';
+
+const system = { role: 'system', content: 'You are a careful assistant.' };
+const user = (text: string) => ({ role: 'user', content: text });
+const assistant = (text: string) => ({ role: 'assistant', content: text });
+const call = (id: string, name: string, args: object) => ({
+  role: 'assistant',
+  content: null,
+  tool_calls: [{ id, type: 'function', function: { name, arguments: JSON.stringify(args) } }],
+});
+const result = (id: string, text: string) => ({ role: 'tool', tool_call_id: id, content: text });
+
+/** The ApplicationFailure an update failed with. */
+async function updateFailure(p: Promise<unknown>): Promise<ApplicationFailure> {
+  try {
+    await p;
+  } catch (err) {
+    assert.ok(err instanceof WorkflowUpdateFailedError, `expected WorkflowUpdateFailedError, got ${String(err)}`);
+    assert.ok(err.cause instanceof ApplicationFailure, `expected an ApplicationFailure cause, got ${String(err.cause)}`);
+    return err.cause;
+  }
+  assert.fail('the update was expected to fail');
+}
+
+describe('conversationWorkflow on the real dev server', function () {
+  this.timeout(120_000);
+
+  it('starts on first use, appends, and returns the context to send', async () => {
+    await withConversationWorker(async ({ open }) => {
+      const conv = open(uniqueConversationId('basic'));
+      const first = await conv.prepare([system, user('hello')]);
+      assert.deepEqual(first.messages, [system, user('hello')]);
+      assert.equal(first.version, 1);
+      assert.ok(first.tokens > 0 && first.tokens < 100, `tokens ${first.tokens}`);
+      await conv.record(assistant('hi, how can I help?'));
+      const second = await conv.prepare([user('tell me a joke')]);
+      assert.deepEqual(second.messages, [system, user('hello'), assistant('hi, how can I help?'), user('tell me a joke')]);
+      const snapshot = await conv.context();
+      assert.deepEqual(snapshot.messages, second.messages);
+      const state = await conv.state();
+      assert.equal(state.messages, 4);
+      assert.equal(state.archived, 4);
+      assert.equal(state.folds, 0);
+    });
+  });
+
+  it('rejects bad input with an ApplicationFailure, stores nothing, and keeps answering', async () => {
+    await withConversationWorker(async ({ open }) => {
+      const conv = open(uniqueConversationId('bad'));
+      await conv.prepare([user('hi')]);
+      const failure = await updateFailure(conv.prepare([result('call_unknown', 'output')]));
+      assert.match(failure.message, /message 0/);
+      assert.match(failure.message, /call_unknown|unknown call|no call/i);
+      const state = await conv.state();
+      assert.equal(state.messages, 1, 'nothing was appended');
+      const ok = await conv.prepare([assistant('still here')]);
+      assert.equal(ok.messages.length, 2);
+    });
+  });
+
+  it('rejects a message over maxMessageBytes before it is appended', async () => {
+    await withConversationWorker(async ({ open }) => {
+      const conv = open(uniqueConversationId('big'), { maxMessageBytes: 2048 });
+      await conv.prepare([user('hi')]);
+      const failure = await updateFailure(conv.prepare([user('x'.repeat(4000))]));
+      assert.match(failure.message, /message 0 is \d+ bytes.*2048-byte limit/);
+      assert.equal((await conv.state()).messages, 1);
+    });
+  });
+
+  it('does not append a retried append twice (same clientSeq, same message ids)', async () => {
+    await withConversationWorker(async ({ env, open }) => {
+      const id = uniqueConversationId('idem');
+      const conv = open(id);
+      await conv.prepare([user('one')]);
+      const handle = env.client.workflow.getHandle(conversationWorkflowId(id));
+      // A retry of clientSeq 0 (already applied by prepare above) changes nothing.
+      const retry = await handle.executeUpdate('append', { args: [{ messages: [user('one')], clientSeq: 0 }] });
+      assert.equal((retry as { appended: number }).appended, 0);
+      assert.equal((await conv.state()).messages, 1);
+
+      const s0 = open(uniqueConversationId('idem-s0'));
+      const m = { id: 'm-1', type: 'user', text: 'hello' };
+      await s0.prepare([m]);
+      const h2 = env.client.workflow.getHandle(s0.workflowId);
+      const again = await h2.executeUpdate('append', { args: [{ messages: [m, { id: 'm-2', type: 'bot', text: 'hi' }] }] });
+      assert.equal((again as { appended: number }).appended, 1, 'only the new id is appended');
+      assert.equal((await s0.state()).messages, 2);
+    });
+  });
+
+  it('rewinds the last round, clears to the system messages, and closes', async () => {
+    await withConversationWorker(async ({ open }) => {
+      const conv = open(uniqueConversationId('rewind'));
+      await conv.prepare([system, user('first question')]);
+      await conv.record(assistant('first answer'));
+      await conv.prepare([user('second question')]);
+      await conv.record([call('c1', 'lookup', { q: 'x' }), result('c1', 'found x'), assistant('second answer')]);
+      const rewound = await conv.rewind();
+      assert.deepEqual(rewound.removed, [user('second question'), call('c1', 'lookup', { q: 'x' }), result('c1', 'found x'), assistant('second answer')]);
+      assert.deepEqual((await conv.context()).messages, [system, user('first question'), assistant('first answer')]);
+      await conv.clear();
+      assert.deepEqual((await conv.context()).messages, [system]);
+      const again = await conv.prepare([user('fresh start')]);
+      assert.deepEqual(again.messages, [system, user('fresh start')]);
+      assert.equal((await conv.state()).archived, 8, 'the archive keeps everything ever appended');
+      await conv.close();
+      const state = await conv.state();
+      assert.equal(state.closed, true);
+      await assert.rejects(conv.prepare([user('after close')]));
+    });
+  });
+
+  it('validates configure and recounts with a new model', async () => {
+    await withConversationWorker(async ({ open }) => {
+      const conv = open(uniqueConversationId('configure'));
+      await conv.prepare([user('Hello there, how are you doing today?')]);
+      const failure = await updateFailure(conv.configure({ policy: 'sideways' as never }));
+      assert.match(failure.message, /policy must be one of/);
+      const settings = await conv.configure({ budget: 50_000, model: 'gpt-4' });
+      assert.equal(settings.budget, 50_000);
+      const state = await conv.state();
+      assert.equal(state.settings.model, 'gpt-4');
+      assert.equal(state.budget, 50_000);
+    });
+  });
+});
