@@ -4,4 +4,5 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/setup.sh
+if [ "$#" -eq 0 ]; then set -- "test/**/*.test.ts"; fi
 exec npx mocha "$@"

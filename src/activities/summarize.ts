@@ -48,7 +48,9 @@ export interface SummarizeActivityDeps {
   /** Heartbeat interval while waiting on the model, ms. @default 5000 */
   heartbeatMs?: number;
   /** Progress hook (S3 progress / complete), e.g. for metrics. */
-  onProgress?: (event: { type: 'start'; progress: SummarizeProgress } | { type: 'complete'; result: SummarizeResult }) => void;
+  onProgress?: (
+    event: { type: 'start'; progress: SummarizeProgress } | { type: 'complete'; result: SummarizeResult }
+  ) => void;
 }
 
 /** Default heartbeat interval, ms: well inside the workflow's default 30 s heartbeat timeout. */
@@ -77,7 +79,9 @@ export function toApplicationFailure(err: SummarizerCallError): ApplicationFailu
  * @throws (from `summarize`) ApplicationFailure for transport and configuration errors; CancelledFailure when the
  *   activity was cancelled
  */
-export function createSummarizeActivity(deps: SummarizeActivityDeps = {}): (input: SummarizeInput) => Promise<SummarizeOutput> {
+export function createSummarizeActivity(
+  deps: SummarizeActivityDeps = {}
+): (input: SummarizeInput) => Promise<SummarizeOutput> {
   // One counter per model for the worker's life: its per-message cache pays off across folds.
   const counters = new Map<string, TextCounter>();
   const counterFor =

@@ -80,10 +80,18 @@ export function redact(text: string, secrets: readonly string[] = []): string {
   return out.replace(/\bsk-[A-Za-z0-9_*-]{6,}/g, 'sk-***');
 }
 
-function providerMessage(err: APIError): string {
-  const body = err.error as { message?: unknown } | undefined;
-  const fromBody = body && typeof body.message === 'string' ? body.message : undefined;
-  return fromBody ?? err.message;
+/** The fields of an `APIError` this module reads (the class is generic over `any`). */
+interface HttpFailure {
+  status: number | undefined;
+  headers: Headers | undefined;
+  error: unknown;
+  message: string;
+}
+
+function providerMessage(err: HttpFailure): string {
+  const body = err.error;
+  const message = body !== null && typeof body === 'object' ? (body as { message?: unknown }).message : undefined;
+  return typeof message === 'string' ? message : err.message;
 }
 
 /**
@@ -92,7 +100,10 @@ function providerMessage(err: APIError): string {
  * @param secrets strings that must not appear in the message (the API key)
  * @returns a {@link SummarizerCallError}, or a {@link SummarizerAbortedError} for a caller abort
  */
-export function classifyError(err: unknown, secrets: readonly string[] = []): SummarizerCallError | SummarizerAbortedError {
+export function classifyError(
+  err: unknown,
+  secrets: readonly string[] = []
+): SummarizerCallError | SummarizerAbortedError {
   if (err instanceof SummarizerCallError) return err;
   if (err instanceof APIUserAbortError) return new SummarizerAbortedError('summary request aborted');
   if (err instanceof APIConnectionTimeoutError) {
@@ -103,23 +114,55 @@ export function classifyError(err: unknown, secrets: readonly string[] = []): Su
     return new SummarizerCallError(redact(`connection error${cause}`, secrets), 'ConnectionError', true);
   }
   if (err instanceof APIError) {
-    const status = err.status;
-    const what = redact(providerMessage(err), secrets);
+    const http: HttpFailure = {
+      status: err.status as number | undefined,
+      headers: err.headers as Headers | undefined,
+      error: err.error as unknown,
+      message: err.message,
+    };
+    const status = http.status;
+    const what = redact(providerMessage(http), secrets);
     if (status === undefined) return new SummarizerCallError(`provider error: ${what}`, 'ProviderError', true);
     const nonRetryable = NON_RETRYABLE[status];
     if (nonRetryable) {
-      return new SummarizerCallError(`provider rejected the summary request (${status}): ${what}`, nonRetryable, false, status);
+      return new SummarizerCallError(
+        `provider rejected the summary request (${status}): ${what}`,
+        nonRetryable,
+        false,
+        status
+      );
     }
     if (status === 429) {
-      return new SummarizerCallError(`rate limited (429): ${what}`, 'RateLimited', true, status, retryAfterMs(err.headers));
+      return new SummarizerCallError(
+        `rate limited (429): ${what}`,
+        'RateLimited',
+        true,
+        status,
+        retryAfterMs(http.headers)
+      );
     }
     if (status >= 500 || status === 408 || status === 409) {
-      return new SummarizerCallError(`provider error (${status}): ${what}`, 'ServerError', true, status, retryAfterMs(err.headers));
+      return new SummarizerCallError(
+        `provider error (${status}): ${what}`,
+        'ServerError',
+        true,
+        status,
+        retryAfterMs(http.headers)
+      );
     }
-    return new SummarizerCallError(`provider rejected the summary request (${status}): ${what}`, 'ClientError', false, status);
+    return new SummarizerCallError(
+      `provider rejected the summary request (${status}): ${what}`,
+      'ClientError',
+      false,
+      status
+    );
   }
   if (err instanceof SyntaxError) {
-    return new SummarizerCallError(redact(`malformed provider response: ${err.message}`, secrets), 'MalformedResponse', true);
+    return new SummarizerCallError(
+      redact(`malformed provider response: ${err.message}`, secrets),
+      'MalformedResponse',
+      true
+    );
   }
   const message = err instanceof Error ? err.message : String(err);
   return new SummarizerCallError(redact(`summary call failed: ${message}`, secrets), 'UnknownError', true);

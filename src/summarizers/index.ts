@@ -14,7 +14,14 @@ import { extractiveAttempt } from './extractive';
 import { responsesAttempt } from './responses';
 import type { Candidate } from './run-fold';
 import { runFold } from './run-fold';
-import type { SummarizeContext, SummarizeRequest, Summarizer, SummarizerConfig, SummarizerMode, TextCounter } from './types';
+import type {
+  SummarizeContext,
+  SummarizeRequest,
+  Summarizer,
+  SummarizerConfig,
+  SummarizerMode,
+  TextCounter,
+} from './types';
 
 export * from './types';
 export { SummarizerCallError, SummarizerAbortedError, SummarizerConfigError, classifyError } from './classify-error';

@@ -18,14 +18,14 @@ export function maxOutputTokens(config: SummarizerConfig, budget: number): numbe
 }
 
 /**
- * The ledger's cap: `config.ledger.maxTokens` or `min(1000, floor(budget / 20))`, never more than the room left
+ * The ledger's cap: `config.ledger.maxTokens` or `min(1200, floor(budget / 20))`, never more than the room left
  * between the summary and what it folds (so the ledger cannot make a valid summary too large).
  *
  * @returns the cap in tokens (0 disables)
  */
 export function ledgerCap(config: SummarizerConfig, budget: number, headroom: number): number {
   if (config.ledger?.enabled === false) return 0;
-  const cap = config.ledger?.maxTokens ?? Math.min(1000, Math.floor(budget / 20));
+  const cap = config.ledger?.maxTokens ?? Math.min(1200, Math.floor(budget / 20));
   return Math.max(0, Math.min(cap, headroom));
 }
 

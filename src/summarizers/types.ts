@@ -25,7 +25,7 @@ export interface ExtractiveOptions {
 export interface LedgerConfig {
   /** Append the identifiers a summary dropped. @default true */
   enabled?: boolean;
-  /** Cap on the appended section. @default min(1000, floor(budget / 20)), and never past the fold's headroom */
+  /** Cap on the appended section. @default min(1200, floor(budget / 20)), and never past the fold's headroom */
   maxTokens?: number;
 }
 

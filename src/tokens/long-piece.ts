@@ -90,7 +90,7 @@ class Parts {
  * @returns the count, or undefined when a merge created a pair ranked at or below itself (the caller then runs the
  *   heap, which makes no such assumption).
  */
-function mergeByBuckets(bytes: string, table: RankTable): number | undefined {
+export function mergeByBuckets(bytes: string, table: RankTable): number | undefined {
   const parts = new Parts(bytes, table);
   const buckets = new Buckets();
   for (let i = 0; i < bytes.length - 1; i++) {
@@ -142,8 +142,12 @@ class Buckets {
   }
 }
 
-/** General path: a heap keyed by (rank, start), O(n log n), no assumption about the vocabulary. */
-function mergeByHeap(bytes: string, table: RankTable): number {
+/**
+ * General path: a heap keyed by (rank, start), O(n log n), no assumption about the vocabulary. Exported for tests,
+ * which check both paths against the reference.
+ * @returns the token count of the piece (binary string, one char per byte).
+ */
+export function mergeByHeap(bytes: string, table: RankTable): number {
   const parts = new Parts(bytes, table);
   const heap = new MinHeap(bytes.length);
   const push = (rank: number, start: number): void => heap.push(rank * POSITION + start);

@@ -35,6 +35,9 @@ function rejected(err: unknown): ApplicationFailure {
   return ApplicationFailure.create({ message, type, nonRetryable: true });
 }
 
+/** A failed prefix is tried again once a fold would take in this many more items (S2's default keep). */
+const BACKOFF_ITEMS = 4;
+
 /** Outcome of deciding about a fold during `prepare`. */
 interface FoldOutcome {
   decision: string;
@@ -242,7 +245,9 @@ export class ConversationRunner {
     if (!plan.fold) return { decision: plan.reason };
     const raws = this.state.raws();
     const backoff = s.backoff as BackoffMemory | null;
-    if (backoff && shouldBackOff(backoff, { raws, split: plan.split, tokens: estimate, budget: s.settings.budget, keep: plan.tail.length })) {
+    // The growth margin is S2's default keep (4 items), not this plan's tail: the auto policy may move its cut by a
+    // whole turn when one short message arrives, which says nothing about whether the same summary would now work.
+    if (backoff && shouldBackOff(backoff, { raws, split: plan.split, tokens: estimate, budget: s.settings.budget, keep: BACKOFF_ITEMS })) {
       return { decision: `backing off: the fold of this prefix failed before (${plan.reason})` };
     }
     const number = ++s.foldCount;

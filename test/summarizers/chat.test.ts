@@ -59,7 +59,10 @@ describe('summarizers/chat over HTTP', () => {
   });
 
   it('asks again after no text, sums usage, and records the rejection', async () => {
-    server.script({ kind: 'empty', usage: { input: 1, output: 2 } }, { kind: 'text', text: 'Fixed.', usage: { input: 3, output: 4 } });
+    server.script(
+      { kind: 'empty', usage: { input: 1, output: 2 } },
+      { kind: 'text', text: 'Fixed.', usage: { input: 3, output: 4 } }
+    );
     const res = await summarizerFor(server, { mode: 'chat' })(chatRequest());
     assert.ok(res.ok);
     assert.equal(res.attempts, 2);

@@ -39,9 +39,11 @@ const session: unknown[] = [
   { role: 'assistant', content: null, tool_calls: [call('c5', 'Bash', { command: 'kubectl get pods' })] },
 ];
 
+const count = (s: string): number => testCounter.countText(s);
+
 describe('summarizers/extractive', () => {
   const t = normalize(session, 'chat');
-  const digest = buildDigest(t.items, { maxTokens: 2000, count: testCounter.countText });
+  const digest = buildDigest(t.items, { maxTokens: 2000, count });
 
   it('keeps the user requests verbatim, newest first', () => {
     const second = digest.indexOf('Second request: also add `readinessProbe` support, ticket OPS-7.');
@@ -65,13 +67,13 @@ describe('summarizers/extractive', () => {
   });
 
   it('is deterministic', () => {
-    assert.equal(buildDigest(t.items, { maxTokens: 2000, count: testCounter.countText }), digest);
+    assert.equal(buildDigest(t.items, { maxTokens: 2000, count }), digest);
   });
 
   it('stays within its cap, giving up old actions before the user requests', () => {
     for (const cap of [60, 120, 250]) {
-      const small = buildDigest(t.items, { maxTokens: cap, count: testCounter.countText });
-      assert.ok(testCounter.countText(small) <= cap + 10, `cap ${cap}: ${testCounter.countText(small)} tokens`);
+      const small = buildDigest(t.items, { maxTokens: cap, count });
+      assert.ok(count(small) <= cap + 10, `cap ${cap}: ${count(small)} tokens`);
       assert.ok(small.includes('Second request'), `cap ${cap} keeps the newest request`);
     }
   });

@@ -13,7 +13,11 @@ export const chatHead: unknown[] = [
     role: 'assistant',
     content: 'Reading the handler.',
     tool_calls: [
-      { id: 'call_a1', type: 'function', function: { name: 'read_file', arguments: '{"path":"src/server/handler.ts"}' } },
+      {
+        id: 'call_a1',
+        type: 'function',
+        function: { name: 'read_file', arguments: '{"path":"src/server/handler.ts"}' },
+      },
     ],
   },
   { role: 'tool', tool_call_id: 'call_a1', content: 'export function handle() { throw new Error("boom") }' },
@@ -30,10 +34,13 @@ export function summarizerFor(
   server: OpenAITestServer,
   config: SummarizerConfig
 ): (req: SummarizeRequest, signal?: AbortSignal) => Promise<SummarizeResult> {
-  const s = createSummarizer({ baseURL: server.baseURL, ...config }, {
-    counterFor: testCounterFor,
-    env: { OPENAI_API_KEY: TEST_KEY },
-  });
+  const s = createSummarizer(
+    { baseURL: server.baseURL, ...config },
+    {
+      counterFor: testCounterFor,
+      env: { OPENAI_API_KEY: TEST_KEY },
+    }
+  );
   return (req, signal) => s(req, signal ? { signal } : {});
 }
 

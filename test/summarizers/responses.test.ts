@@ -5,7 +5,12 @@ import { TEST_KEY, summarizerFor } from './helpers';
 
 const responsesHead: unknown[] = [
   { role: 'user', content: 'Book flight HAT001 for reservation ZFA04Y' },
-  { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'PRIVATE_REASONING' }], encrypted_content: 'enc' },
+  {
+    type: 'reasoning',
+    id: 'rs_1',
+    summary: [{ type: 'summary_text', text: 'PRIVATE_REASONING' }],
+    encrypted_content: 'enc',
+  },
   { type: 'function_call', id: 'fc_1', call_id: 'call_b1', name: 'book', arguments: '{"flight":"HAT001"}' },
   { type: 'function_call_output', call_id: 'call_b1', output: 'booked' },
   { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Booked HAT001.' }] },
@@ -20,10 +25,20 @@ describe('summarizers/responses over HTTP', () => {
     await server.close();
   });
 
-  const request = { format: 'responses' as const, messages: responsesHead, budget: 1000, model: 'm', foldedTokens: 300 };
+  const request = {
+    format: 'responses' as const,
+    messages: responsesHead,
+    budget: 1000,
+    model: 'm',
+    foldedTokens: 300,
+  };
 
   it('sends store:false, no tools, no reasoning items, max_output_tokens, instructions last', async () => {
-    server.script({ kind: 'text', text: 'Flight HAT001 booked on ZFA04Y.', usage: { input: 50, output: 8, cached: 40 } });
+    server.script({
+      kind: 'text',
+      text: 'Flight HAT001 booked on ZFA04Y.',
+      usage: { input: 50, output: 8, cached: 40 },
+    });
     const res = await summarizerFor(server, { mode: 'responses' })({ ...request, systemPrompt: 'SYS' });
     assert.ok(res.ok);
     assert.ok(res.text?.startsWith('Flight HAT001 booked on ZFA04Y.'));

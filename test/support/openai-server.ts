@@ -167,10 +167,25 @@ function replyJson(path: string, n: number, reply: ScriptedReply, body: Record<s
               encrypted_content: 'x'.repeat(reply.kind === 'compaction' ? (reply.size ?? 64) : 64),
             },
           ];
-    return { id: `resp_${n}`, object: 'response.compaction', created_at: 1_700_000_000, output, usage: responsesUsage(usage) };
+    return {
+      id: `resp_${n}`,
+      object: 'response.compaction',
+      created_at: 1_700_000_000,
+      output,
+      usage: responsesUsage(usage),
+    };
   }
   const output = call
-    ? [{ type: 'function_call', id: `fc_${n}`, call_id: `call_t${n}`, name: 'lookup', arguments: '{}', status: 'completed' }]
+    ? [
+        {
+          type: 'function_call',
+          id: `fc_${n}`,
+          call_id: `call_t${n}`,
+          name: 'lookup',
+          arguments: '{}',
+          status: 'completed',
+        },
+      ]
     : text
       ? [messageOutput(n, text)]
       : [];

@@ -95,8 +95,8 @@ export function pointerText(p: OffloadPointer): string {
   switch (p.kind) {
     case 'file': {
       const where = p.range ? ` lines ${p.range.start}-${p.range.end ?? 'end'}` : '';
-      const what = p.range ? 'those lines' : 'the file';
-      return `${OFFLOAD_PREFIX}${p.tool} read of ${clip(p.path, MAX_PATH)}${where}. The file is on disk: read ${what} again to restore it.]`;
+      const again = p.range ? 'read those lines again to restore them' : 'read the file again to restore it';
+      return `${OFFLOAD_PREFIX}${clip(p.path, MAX_PATH)}${where} (read with ${p.tool}). The file is on disk: ${again}.]`;
     }
     case 'search': {
       const what = p.query !== undefined ? `results for ${JSON.stringify(clip(p.query, MAX_QUERY))}` : 'listing';

@@ -27,7 +27,11 @@ export function clipToTokens(text: string, maxTokens: number, count: Count): str
  *
  * @returns the lines taken, in input order, and the tokens used
  */
-export function takeWithin(lines: readonly string[], maxTokens: number, count: Count): { taken: string[]; used: number } {
+export function takeWithin(
+  lines: readonly string[],
+  maxTokens: number,
+  count: Count
+): { taken: string[]; used: number } {
   const taken: string[] = [];
   let used = 0;
   for (const line of lines) {

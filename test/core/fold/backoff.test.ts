@@ -152,7 +152,8 @@ describe('core/fold/backoff', () => {
       failures: 1,
       at: 20,
     });
-    assert.equal(asksAgain(rebuilt!, [...failed, msg('ok')]), false);
+    assert.ok(rebuilt);
+    assert.equal(asksAgain(rebuilt, [...failed, msg('ok')]), false);
     assert.equal(backoffFromRecord({ ...record, error: { kind: 'provider', message: 'HTTP 500' } }), null);
     assert.equal(backoffFromRecord({ ...record, ok: true, error: null }), null);
   });

@@ -19,7 +19,10 @@ describe('core/fold/pointer', () => {
 
     const whole = ptr('read_file', { path: 'internal/x.go' });
     assert.deepEqual(whole, { kind: 'file', tool: 'read_file', path: 'internal/x.go' });
-    assert.match(pointerText(whole), /internal\/x\.go\. The file is on disk: read the file again/);
+    assert.match(
+      pointerText(whole),
+      /internal\/x\.go \(read with read_file\)\. The file is on disk: read the file again/
+    );
 
     // Other kinds are typed too, each saying how to get the output back.
     assert.deepEqual(ptr('ripgrep', { pattern: 'func main', path: 'cmd' }), {
