@@ -49,13 +49,13 @@ function readArgs(args: string[]): {
 
 /**
  * Runs `plan`.
- * @returns 0 after printing the decision.
- * @throws CliUsageError (exit 2) on bad flags, an unreadable FILE, or malformed messages.
+ * @returns a promise of 0 after printing the decision.
+ * @throws (rejects with) CliUsageError (exit 2) on bad flags, an unreadable FILE, or malformed messages.
  */
 export function runPlan(args: string[], io: CliIO): Promise<number> {
-  const { model, budget, policy, format, file } = readArgs(args);
-  const messages = readJsonArray(file);
   try {
+    const { model, budget, policy, format, file } = readArgs(args);
+    const messages = readJsonArray(file);
     const transcript = normalize(messages, format);
     const counter = createTokenCounter({ model });
     const tokens = counter.countMessages(messages, transcript.format);
@@ -65,8 +65,8 @@ export function runPlan(args: string[], io: CliIO): Promise<number> {
     return Promise.resolve(0);
   } catch (err) {
     if (err instanceof TranscriptValidationError || err instanceof TokenInputError) {
-      throw new CliUsageError(`${file ?? '-'}: ${err.message}`);
+      return Promise.reject(new CliUsageError(err.message));
     }
-    throw err;
+    return Promise.reject(err instanceof Error ? err : new Error(String(err)));
   }
 }

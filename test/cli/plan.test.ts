@@ -31,7 +31,7 @@ describe('cli plan', () => {
     const io = capture();
     assert.equal(await runPlan(['--model', 'gpt-4o', '--budget', '8000', tau], io), 0);
     assert.equal(io.out.length, 1);
-    const p = JSON.parse(io.out[0]!);
+    const p = JSON.parse(io.out[0]!) as { fold: boolean; tokens: number; summarize: number[]; keep: number[] };
     assert.deepEqual(Object.keys(p), ['fold', 'reason', 'tokens', 'split', 'summarize', 'keep']);
     const messages = corpusConversation('tau-bench-gpt4o-airline-task2').messages;
     const counter = createTokenCounter({ model: 'gpt-4o' });
@@ -43,7 +43,7 @@ describe('cli plan', () => {
     assert.equal(covered.size, messages.length, 'every item is summarised or kept');
     assert.equal(new Set(p.keep).size, p.keep.length, 'keep names each item once');
     // An item both summarised and kept is a pinned turn opener: a user message kept verbatim after the summary.
-    const both = p.summarize.filter((i: number) => p.keep.includes(i));
+    const both = p.summarize.filter((i) => p.keep.includes(i));
     for (const i of both) assert.equal(messages[i]!.role, 'user');
   });
 

@@ -58,15 +58,7 @@ export function foldedMeta(transcript: Transcript, plan: FoldLayout): FoldedMeta
 export function applyFold(input: ApplyFoldInput): unknown[] {
   const { transcript, plan, summary } = input;
   if (!plan.fold) throw new FoldApplyError('applyFold: the plan does not fold');
-  const violations = checkFoldResult({ transcript, plan });
-  if (violations.length > 0) {
-    throw new FoldApplyError(
-      `applyFold: the folded context would break ${violations.length} safety rule(s): ${violations
-        .map((v) => v.message)
-        .join('; ')}`,
-      violations
-    );
-  }
+  assertSafe(transcript, plan);
   const raw = (index: number): unknown => transcript.items[index]!.raw;
   let folded: readonly unknown[];
   if (summary.kind === 'text') {
@@ -78,4 +70,26 @@ export function applyFold(input: ApplyFoldInput): unknown[] {
   }
   const { front, after } = foldOrder(transcript, plan);
   return [...front.map(raw), ...folded, ...after.map(raw)];
+}
+
+/**
+ * Builds the context of a truncating plan (S3's truncate mode): the dropped items simply leave, with no summary in
+ * their place; instructions stay hoisted first and the tail follows.
+ * @returns a new array of the caller's kept raws, by reference.
+ * @throws FoldApplyError when the plan is not of kind `truncate`, or when the layout breaks a safety rule.
+ */
+export function applyTruncate(input: { transcript: Transcript; plan: FoldLayout & { kind?: string } }): unknown[] {
+  const { transcript, plan } = input;
+  if (plan.kind !== 'truncate') throw new FoldApplyError('applyTruncate: the plan does not truncate');
+  assertSafe(transcript, plan);
+  const { front, after } = foldOrder(transcript, plan);
+  return [...front, ...after].map((index) => transcript.items[index]!.raw);
+}
+
+/** Throws a {@link FoldApplyError} listing the violations when the layout breaks a safety rule. */
+function assertSafe(transcript: Transcript, plan: FoldLayout): void {
+  const violations = checkFoldResult({ transcript, plan });
+  if (violations.length === 0) return;
+  const list = violations.map((v) => v.message).join('; ');
+  throw new FoldApplyError(`the folded context would break ${violations.length} safety rule(s): ${list}`, violations);
 }

@@ -101,7 +101,8 @@ export function pointerText(p: OffloadPointer): string {
     case 'search': {
       const what = p.query !== undefined ? `results for ${JSON.stringify(clip(p.query, MAX_QUERY))}` : 'listing';
       const where = p.path !== undefined ? ` in ${clip(p.path, MAX_PATH)}` : '';
-      return `${OFFLOAD_PREFIX}${p.tool} ${what}${where}. Search again to restore them.]`;
+      const again = p.query !== undefined ? 'Search again to restore them' : 'List it again to restore it';
+      return `${OFFLOAD_PREFIX}${p.tool} ${what}${where}. ${again}.]`;
     }
     case 'shell':
       return `${OFFLOAD_PREFIX}output of ${p.tool} command \`${clip(oneLine(p.command), MAX_COMMAND)}\`. Run it again to restore it, if repeating it is safe.]`;

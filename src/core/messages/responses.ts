@@ -83,6 +83,11 @@ function readCall(item: Record<string, unknown>, type: string, index: number): I
   return { index, role: 'assistant', turnStart: false, calls: [call], text: '', ...idOf(item, index), raw: item };
 }
 
+/** A copy of a call output item with its `output` replaced (parts keep their non-text members). */
+function withToolOutput(raw: ResponsesItem, text: string): ResponsesItem {
+  return { ...raw, output: Array.isArray(raw.output) ? replaceContentText(raw.output, text) : text };
+}
+
 /** The Responses adapter. */
 export const responsesAdapter: FormatAdapter<ResponsesItem> = {
   format: 'responses',
@@ -134,12 +139,10 @@ export const responsesAdapter: FormatAdapter<ResponsesItem> = {
     return { index, role: 'other', turnStart: false, calls: [], text, ...idOf(item, index), raw: item };
   },
 
-  withToolOutput(raw, text) {
-    return { ...raw, output: Array.isArray(raw.output) ? replaceContentText(raw.output, text) : text };
-  },
+  withToolOutput,
 
   withText(raw, text) {
-    if (typeof raw.type === 'string' && raw.type.endsWith('_call_output')) return this.withToolOutput(raw, text);
+    if (typeof raw.type === 'string' && raw.type.endsWith('_call_output')) return withToolOutput(raw, text);
     return { ...raw, content: replaceContentText(raw.content, text) };
   },
 

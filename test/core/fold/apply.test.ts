@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { applyFold, foldedMeta, type FoldedMeta } from '../../../src/core/fold/apply';
+import { applyFold, applyTruncate, foldedMeta, type FoldedMeta } from '../../../src/core/fold/apply';
+import { planFold } from '../../../src/core/plan/plan';
 import { checkFoldResult } from '../../../src/core/fold/check';
 import { FoldApplyError } from '../../../src/core/fold/errors';
 import { normalize } from '../../../src/core/messages/normalize';
@@ -134,6 +135,47 @@ describe('core/fold/apply', () => {
         [['call-split', 3]]
       );
     }
+  });
+});
+
+describe('core/fold/apply: applyTruncate', () => {
+  const t = transcript([
+    { role: 'instructions' },
+    { role: 'user' },
+    { role: 'assistant', calls: ['c1'] },
+    { role: 'tool', answers: 'c1' },
+    { role: 'user' },
+    { role: 'assistant' },
+  ]);
+
+  it('drops the folded part without a summary, instructions first', () => {
+    const out = applyTruncate({ transcript: t, plan: { ...layout(t, 4), fold: false, kind: 'truncate' } });
+    assert.deepEqual(ns(out), [0, 4, 5]);
+    assert.equal(out[1], t.items[4]!.raw);
+  });
+
+  it('refuses a plan of another kind and an unsafe layout', () => {
+    assert.throws(() => applyTruncate({ transcript: t, plan: layout(t, 4) }), FoldApplyError);
+    assert.throws(
+      () => applyTruncate({ transcript: t, plan: { ...layout(t, 3), fold: false, kind: 'truncate' } }),
+      (e: unknown) => e instanceof FoldApplyError && e.violations[0]?.kind === 'call-split'
+    );
+  });
+
+  it("applies S3's truncate plan from planFold", () => {
+    const msgs: Record<string, unknown>[] = [{ role: 'system', content: 'sys' }];
+    for (let r = 0; r < 6; r++) msgs.push({ role: 'user', content: `q${r}` }, { role: 'assistant', content: `a${r}` });
+    const chat = normalize(msgs, 'chat');
+    const p = planFold({
+      transcript: chat,
+      tokens: msgs.map(() => 10),
+      options: { budget: 100_000, policy: 'rounds', roundsMode: 'truncate', maxRounds: 3 },
+    });
+    assert.equal(p.kind, 'truncate');
+    const out = applyTruncate({ transcript: chat, plan: p });
+    assert.equal(out[0], msgs[0]);
+    assert.deepEqual(out.slice(1), msgs.slice(msgs.length - out.length + 1));
+    assert.ok(out.length < msgs.length);
   });
 });
 

@@ -137,6 +137,13 @@ describe('core/fold/pointer', () => {
     });
   });
 
+  it('words a listing as a listing', () => {
+    assert.equal(
+      pointerText(ptr('list_dir', { path: 'src' })),
+      '[offloaded: list_dir listing in src. List it again to restore it.]'
+    );
+  });
+
   it('clips long arguments and keeps pointers on one line', () => {
     const p = ptr('update_reservation', { reservation_id: 'JG7FMM', note: 'n'.repeat(500), flights: [1, 2] });
     const text = pointerText(p);

@@ -2,10 +2,12 @@ import { strict as assert } from 'node:assert';
 import { orderToolResults, prepareForSend } from '../../../src/core/messages/send';
 import { TranscriptValidationError } from '../../../src/core/messages/validate';
 import { normalize } from '../../../src/core/messages/normalize';
+import { planFold } from '../../../src/core/plan/plan';
 
 const call = (id: string) => ({ id, type: 'function', function: { name: `t_${id}`, arguments: '{}' } });
 const asst = (...ids: string[]) => ({ role: 'assistant', content: null, tool_calls: ids.map(call) });
 const tool = (id: string) => ({ role: 'tool', tool_call_id: id, content: `out ${id}` });
+const say = (text: string) => ({ role: 'assistant', content: text });
 const ids = (msgs: readonly unknown[]) =>
   msgs.map((m) => {
     const r = m as Record<string, unknown>;
@@ -34,6 +36,38 @@ describe('send-time normalisation (S3 orderToolMessages, Codex not-run results)'
   it('TestOrderToolMessages_FastPathReusesSlice', () => {
     const msgs = [asst('a', 'b'), tool('a'), tool('b')];
     assert.equal(orderToolResults(msgs), msgs);
+  });
+
+  it('TestTruncatePersistsSortedOrder', () => {
+    const msgs = [
+      { role: 'user', content: 'r1' },
+      say('a1'),
+      { role: 'user', content: 'r2' },
+      asst('a', 'b'),
+      tool('b'),
+      tool('a'),
+      say('a2'),
+      { role: 'user', content: 'r3' },
+      say('a3'),
+    ];
+    const t = normalize(msgs);
+    const p = planFold({
+      transcript: t,
+      tokens: msgs.map(() => 1),
+      options: { budget: 1, policy: 'rounds', maxRounds: 2, roundsMode: 'truncate' },
+    });
+    assert.equal(p.kind, 'truncate');
+    assert.deepEqual(p.dropped, [0, 1]);
+    const sent = prepareForSend(p.keep.map((i) => msgs[i]));
+    assert.deepEqual(ids(sent), ['user', 'assistant', 'tool:a', 'tool:b', 'assistant', 'user', 'assistant']);
+  });
+
+  it('TestGetMessages_ReloadStable', () => {
+    const msgs = [{ role: 'user', content: 'q' }, asst('a', 'b', 'c'), tool('c'), tool('b'), tool('a'), say('done')];
+    const first = prepareForSend(msgs);
+    const reloaded = prepareForSend(JSON.parse(JSON.stringify(first)) as unknown[]);
+    assert.deepEqual(reloaded, first);
+    assert.deepEqual(prepareForSend(first), first);
   });
 
   it('orders each result block separately and pairs reused ids by position', () => {

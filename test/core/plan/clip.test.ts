@@ -49,4 +49,23 @@ describe('clipping oversized items', () => {
     const item = normalize([user('short')]).items[0]!;
     assert.equal(clipItem(item, 10_000, 100, 'x', chatAdapter), undefined);
   });
+
+  it('clips a Responses call output and an S0 activity in their own fields', () => {
+    const long = 'x'.repeat(20_000);
+    const r = normalize([
+      { role: 'user', content: 'q' },
+      { type: 'function_call', call_id: 'a', name: 'cat', arguments: '{}' },
+      { type: 'function_call_output', call_id: 'a', output: long, status: 'completed' },
+    ]);
+    const [rc] = clipOversized({ transcript: r, tokens: [5, 5, 5000], budget: 2000, archiveRef: () => 'archive:r#2' });
+    const out = rc!.raw as { output: string; status: string; call_id: string };
+    assert.ok(out.output.length < long.length && out.output.includes('archive:r#2'));
+    assert.equal(out.status, 'completed');
+    assert.equal(out.call_id, 'a');
+    const s0 = normalize([{ type: 'activity', text: long, payload: '{"tool":"cat"}' }]);
+    const [sc] = clipOversized({ transcript: s0, tokens: [5000], budget: 2000, archiveRef: () => 'archive:s#0' });
+    const act = sc!.raw as { text: string; payload: string };
+    assert.ok(act.text.length < long.length && act.text.includes('archive:s#0'));
+    assert.equal(act.payload, '{"tool":"cat"}');
+  });
 });

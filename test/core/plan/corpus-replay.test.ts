@@ -40,7 +40,7 @@ function replay(messages: readonly unknown[], name: string, policy: KeepPolicy, 
     const clipped = clipOversized({
       transcript: t,
       tokens,
-      budget: budget,
+      budget,
       archiveRef: (i) => `archive:${name}#${seq.get(live[i]) ?? 'summary'}`,
     });
     if (clipped.length > 0) {
@@ -60,7 +60,7 @@ function replay(messages: readonly unknown[], name: string, policy: KeepPolicy, 
       transcript: t,
       tokens,
       fixedTokens: counter.replyPriming,
-      options: { budget: budget, policy },
+      options: { budget, policy },
     });
     assert.deepEqual(planProblems(t, plan), [], `${name}@${k}`);
     if (!plan.fold) return;

@@ -1,5 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { PlanOptionsError, resolveOptions } from '../../../src/core/plan/options';
+import { normalize } from '../../../src/core/messages/normalize';
+import { planFold } from '../../../src/core/plan/plan';
 import { plan, say, user } from './fixtures';
 
 describe('planning options', () => {
@@ -54,19 +56,14 @@ describe('planning options', () => {
 
   it('counts fixedTokens against the trigger', () => {
     const m = [user('a'), say('b'), user('c'), say('d'), user('e')];
-    const p = planFold(m, 90);
-    assert.equal(p.tokens, 140);
+    const options = { budget: 150, policy: 'items' as const, keepLast: 1, minFoldTokens: 0 };
+    const withFixed = (fixedTokens: number) =>
+      planFold({ transcript: normalize(m), tokens: m.map(() => 10), fixedTokens, options });
+    // 5 × 10 = 50 tokens; the trigger is floor(150 × 0.9) = 135.
+    assert.equal(withFixed(84).fold, false);
+    const p = withFixed(85);
+    assert.equal(p.tokens, 135);
     assert.equal(p.fold, true);
+    assert.equal(p.keptTokens, 95, 'the kept item plus the fixed tokens');
   });
 });
-
-import { normalize } from '../../../src/core/messages/normalize';
-import { planFold as realPlan } from '../../../src/core/plan/plan';
-function planFold(m: Record<string, unknown>[], fixed: number) {
-  return realPlan({
-    transcript: normalize(m),
-    tokens: m.map(() => 10),
-    fixedTokens: fixed,
-    options: { budget: 150, policy: 'items', keepLast: 1, minFoldTokens: 0 },
-  });
-}

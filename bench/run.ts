@@ -1,0 +1,16 @@
+/**
+ * `npm run bench [name]`: runs one benchmark script from bench/ (default: tokens). Each script writes its own
+ * results under bench/results/.
+ */
+const benches: Record<string, () => void> = {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  tokens: () => require('./tokens'),
+};
+
+const name = process.argv[2] ?? 'tokens';
+const run = benches[name];
+if (!run) {
+  console.error(`unknown bench '${name}' (known: ${Object.keys(benches).join(', ')})`);
+  process.exit(2);
+}
+run();

@@ -1,0 +1,54 @@
+import { strict as assert } from 'node:assert';
+import { corpusConversation } from '../support/corpus';
+import { driveConversation } from '../support/drive';
+import { uniqueConversationId, withConversationWorker } from '../support/conversation';
+
+describe('continue-as-new', function () {
+  this.timeout(600_000);
+
+  it('hands over mid-conversation, folds included, and ends exactly where a single run ends', async () => {
+    const { messages } = corpusConversation('tau-bench-gpt4o-airline-task2');
+    await withConversationWorker(async ({ open, archive }) => {
+      const settings = { budget: 6000 };
+      const id = uniqueConversationId('can');
+      const split = open(id, settings, { maxUpdatesPerRun: 12 });
+      const whole = open(uniqueConversationId('no-can'), settings);
+      const a = await driveConversation(split, messages);
+      const b = await driveConversation(whole, messages);
+      const state = await split.state();
+      assert.ok(state.continuedAsNew >= 3, `expected several runs, got ${state.continuedAsNew + 1}`);
+      assert.equal((await whole.state()).continuedAsNew, 0);
+      // Same input, same decisions: every prepare returned the same context, across every hand-over.
+      assert.deepEqual(
+        a.map((p) => p.messages),
+        b.map((p) => p.messages)
+      );
+      assert.ok((await split.folds()).length >= 1, 'the run folded as well');
+      assert.deepEqual(await split.folds().then((f) => f.map((r) => r.tokensBefore)), await whole.folds().then((f) => f.map((r) => r.tokensBefore)));
+      assert.equal(state.archived, messages.length);
+      assert.deepEqual((await archive.readAll(id)).map((m) => m.message), messages);
+      assert.equal(state.lastClientSeq, (await whole.state()).lastClientSeq);
+    });
+  });
+
+  it('takes 2 500 appends in one conversation (past the 2 000-updates-per-run cap)', async () => {
+    await withConversationWorker(async ({ open, archive }) => {
+      const id = uniqueConversationId('many');
+      const conv = open(id, { budget: 1_000_000 });
+      const total = 2500;
+      for (let i = 0; i < total; i++) {
+        await conv.record({ role: i % 2 === 0 ? 'user' : 'assistant', content: `message ${i}` });
+      }
+      const state = await conv.state();
+      assert.equal(state.archived, total);
+      assert.equal(state.messages, total);
+      assert.ok(state.continuedAsNew >= 1, 'the run was handed over before the server cap');
+      const context = (await conv.context()).messages as { content: string }[];
+      assert.deepEqual(
+        context.map((m) => m.content),
+        Array.from({ length: total }, (_, i) => `message ${i}`)
+      );
+      assert.equal((await archive.readAll(id)).length, total);
+    });
+  });
+});
