@@ -4,6 +4,7 @@
  */
 import type { ConversationArchive } from '../archive/archive';
 import { adapterFor } from '../core/messages/adapters';
+import { evictStaleToolResults } from '../core/fold/evict';
 import { normalize } from '../core/messages/normalize';
 import { clipItem } from '../core/plan/clip';
 import type { SummarizerConfig, TextCounter } from '../summarizers/types';
@@ -95,8 +96,12 @@ export function createActivities(deps: ActivityDeps) {
     async summarizeFold(input: SummarizeFoldInput): Promise<SummarizeFoldResult> {
       const reclip = (raw: unknown, seq: number): unknown =>
         clip(input, raw, seq, counterFor(input.model).countMessage(raw, input.format))?.raw ?? raw;
-      const messages = await resolveHead(deps.archive, input, reclip);
-      normalize(messages, input.format);
+      const head = await resolveHead(deps.archive, input, reclip);
+      // Old tool outputs become pointers saying how to get them back (S1): the summarizer reads less, loses nothing.
+      const { raws: messages } = evictStaleToolResults(normalize(head, input.format), {
+        budget: input.budget,
+        ...(input.hotPaths ? { hotPaths: input.hotPaths } : {}),
+      });
       const s = input.summarizer;
       const result = await summarize({
         format: input.format,

@@ -3,6 +3,7 @@
  * No input or result ever carries a secret: the summarizer gets the *name* of the variable that holds its key.
  */
 import type { FoldRecord } from '../core/fold/fold-record';
+import type { HotPaths } from '../core/fold/hot-paths';
 import type { MessageFormat, Usage } from '../core/messages/types';
 import type { SummarizerSettings } from '../workflows/settings';
 
@@ -38,6 +39,8 @@ export interface SummarizeFoldInput {
   head: HeadRef[];
   /** Counted tokens of what is folded; a summary must be smaller. */
   foldedTokens: number;
+  /** Files read often lately: eviction keeps their latest read verbatim. */
+  hotPaths?: HotPaths;
 }
 
 export type SummarizeFoldResult =

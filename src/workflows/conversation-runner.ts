@@ -13,14 +13,15 @@ import {
 import type { Activities } from '../activities';
 import type { HeadRef } from '../activities/types';
 import type { FoldRecord } from '../core/fold/fold-record';
-import { planFold } from '../core/plan';
+import { planFold, type FoldPlan } from '../core/plan';
+import type { Transcript } from '../core/messages/types';
 import { applyCalibration, dropAnchor, recordUsage, type Calibration } from '../core/calibration';
 import { recordFailure, shouldBackOff, type BackoffMemory } from '../core/fold/backoff';
 import { prefixHash } from '../core/hash';
 import { AppendRejected, ConversationState } from './conversation-state';
 import type { AppendInput, ConversationStateView, PrepareResult, RewindResult } from './definitions';
 import { Mutex } from './mutex';
-import { mergeSettings, SettingsError, type ConversationSettings, type RunLimits, type SettingsPatch } from './settings';
+import { mergeSettings, planOptions, SettingsError, type ConversationSettings, type RunLimits, type SettingsPatch } from './settings';
 
 const local = proxyLocalActivities<Activities>({
   startToCloseTimeout: '30 seconds',
@@ -229,6 +230,44 @@ export class ConversationRunner {
     });
   }
 
+  /** S3 truncate mode: the oldest rounds leave without a summary (the archive keeps them). */
+  private async truncate(transcript: Transcript, plan: FoldPlan, estimate: number): Promise<FoldOutcome> {
+    const s = this.state.s;
+    const number = ++s.foldCount;
+    const at = Date.now();
+    const archived = plan.dropped.map((i) => s.live[i]!.seq).filter((q): q is number => q !== null);
+    const raws = this.state.raws();
+    this.state.commitTruncate(transcript, plan);
+    s.calibration = dropAnchor(s.calibration as Calibration | null);
+    const record: FoldRecord = {
+      number,
+      ok: true,
+      split: plan.split,
+      firstKept: null,
+      output: null,
+      droppedCount: plan.dropped.length,
+      tokensBefore: estimate,
+      tokensAfter: this.estimate(),
+      usage: null,
+      responseId: null,
+      outputTypes: [],
+      attempts: 0,
+      pinned: [],
+      prefixHash: prefixHash(raws.slice(0, plan.split)),
+      error: null,
+      identifiers: null,
+      archiveRange: archived.length > 0 ? { firstSeq: Math.min(...archived), lastSeq: Math.max(...archived) } : null,
+      startedAt: at,
+      finishedAt: at,
+    };
+    this.state.recordFold(record);
+    await local.recordFold({ conversationId: s.conversationId, record });
+    return {
+      decision: `truncated: ${plan.reason}`,
+      fold: { ok: true, number, reason: plan.reason, tokensBefore: estimate, tokensAfter: record.tokensAfter ?? estimate },
+    };
+  }
+
   /** Plans and, when the trigger is reached, runs one fold: summarize → validate → apply in one transition. */
   private async maybeFold(): Promise<FoldOutcome> {
     const s = this.state.s;
@@ -240,8 +279,9 @@ export class ConversationRunner {
       transcript,
       tokens: s.live.map((e) => e.tokens),
       fixedTokens: s.fixedTokens + (estimate - counted),
-      options: { budget: s.settings.budget, triggerRatio: s.settings.triggerRatio, policy: s.settings.policy },
+      options: planOptions(s.settings),
     });
+    if (plan.kind === 'truncate') return this.truncate(transcript, plan, estimate);
     if (!plan.fold) return { decision: plan.reason };
     const raws = this.state.raws();
     const backoff = s.backoff as BackoffMemory | null;
@@ -284,6 +324,7 @@ export class ConversationRunner {
         summarizer: s.settings.summarizer,
         head,
         foldedTokens,
+        hotPaths: s.hotPaths,
       });
       const common = {
         usage: result.usage,

@@ -3,7 +3,8 @@
  * activities and hands their results here; nothing here awaits, reads a clock or does I/O, so every transition
  * replays identically and can be unit-tested without a server.
  */
-import { applyFold } from '../core/fold/apply';
+import { applyFold, applyTruncate } from '../core/fold/apply';
+import { emptyHotPaths, noteTurn, readsIn, type HotPaths } from '../core/fold/hot-paths';
 import type { FoldRecord } from '../core/fold/fold-record';
 import { adapterFor } from '../core/messages/adapters';
 import { detectFormat } from '../core/messages/detect';
@@ -44,10 +45,16 @@ export interface CarriedState {
   lastError: { at: number; message: string } | null;
   closed: boolean;
   continuedAsNew: number;
+  /** Files read often lately (S1 hot paths): eviction keeps their latest read. */
+  hotPaths: HotPaths;
+  /** File reads of the current user turn so far (bounded), scored when the next turn starts. */
+  turnReads: string[];
 }
 
 /** Recent message ids remembered for de-duplication. */
 const RECENT_IDS = 2000;
+/** File reads remembered for the current turn. */
+const TURN_READS = 500;
 /** Fold records kept in workflow state; older ones live in the archive only. */
 const FOLDS_KEPT = 50;
 
@@ -91,6 +98,8 @@ export class ConversationState {
       lastError: null,
       closed: false,
       continuedAsNew: 0,
+      hotPaths: emptyHotPaths(),
+      turnReads: [],
     });
   }
 
@@ -197,6 +206,30 @@ export class ConversationState {
     });
     if (this.s.recentIds.length > RECENT_IDS) this.s.recentIds.splice(0, this.s.recentIds.length - RECENT_IDS);
     this.s.nextSeq += staged.messages.length;
+    this.s.version++;
+    this.noteReads(this.s.live.length - staged.messages.length);
+  }
+
+  /** Scores file reads per user turn (S1 hot paths) for the messages from `from` on. */
+  private noteReads(from: number): void {
+    const t = this.transcript();
+    for (let i = from; i < t.items.length; i++) {
+      if (t.items[i]!.turnStart) {
+        this.s.hotPaths = noteTurn(this.s.hotPaths, this.s.turnReads);
+        this.s.turnReads = [];
+      }
+      this.s.turnReads.push(...readsIn(t, i, i + 1));
+    }
+    if (this.s.turnReads.length > TURN_READS) this.s.turnReads.splice(0, this.s.turnReads.length - TURN_READS);
+  }
+
+  /**
+   * Drops a truncating plan's items (S3 truncate mode: no summary; the archive keeps them).
+   * @returns nothing; bumps the version.
+   */
+  commitTruncate(transcript: Transcript, plan: Parameters<typeof applyTruncate>[0]['plan']): void {
+    const kept = new Set(applyTruncate({ transcript, plan }));
+    this.s.live = this.s.live.filter((e) => kept.has(e.raw));
     this.s.version++;
   }
 

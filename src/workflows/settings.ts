@@ -2,7 +2,7 @@
  * Per-conversation settings: what the workflow needs to count, plan and fold. Plain JSON, carried across
  * continue-as-new; secrets never appear here (the summarizer gets the *name* of the variable holding its key).
  */
-import type { KeepPolicy } from '../core/plan/options';
+import { resolveOptions, type CompactionOptions, type KeepPolicy } from '../core/plan/options';
 
 /** Summarizer settings (non-secret). */
 export interface SummarizerSettings {
@@ -36,8 +36,16 @@ export interface ConversationSettings {
   maxMessageBytes: number;
   /** What to do with a call still unanswered when the context is sent. @default 'synthesize' */
   unanswered: 'error' | 'synthesize';
+  /**
+   * Further planning options of the chosen policy (keepTurns, keepLast, keepRecentCount, maxRounds, roundsMode,
+   * targetRatio, tailRatio, minFoldTokens, pin, filter, …), as documented on `CompactionOptions`. @default {}
+   */
+  plan: PlanSettings;
   summarizer: SummarizerSettings;
 }
+
+/** The planning options a conversation may set beyond budget, trigger and policy. */
+export type PlanSettings = Omit<CompactionOptions, 'budget' | 'triggerRatio' | 'policy'>;
 
 /** Run limits: when to continue-as-new, and activity timeouts. Tests lower them. */
 export interface RunLimits {
@@ -60,6 +68,7 @@ export const defaultSettings: ConversationSettings = {
   policy: 'auto',
   maxMessageBytes: 1_048_576,
   unanswered: 'synthesize',
+  plan: {},
   summarizer: {
     mode: 'extractive',
     model: 'gpt-4o-mini',
@@ -82,6 +91,11 @@ export const defaultLimits: RunLimits = {
 /** A partial update of the settings (the `configure` update and the start input). */
 export type SettingsPatch = Partial<Omit<ConversationSettings, 'summarizer'>> & { summarizer?: Partial<SummarizerSettings> };
 
+/** The options `planFold` gets for these settings. */
+export function planOptions(settings: ConversationSettings): CompactionOptions {
+  return { ...settings.plan, budget: settings.budget, triggerRatio: settings.triggerRatio, policy: settings.policy };
+}
+
 const policies: readonly string[] = ['auto', 'turns', 'items', 'ratio', 'rounds', 'tokens'];
 const modes: readonly string[] = ['extractive', 'chat', 'responses', 'compact'];
 
@@ -93,7 +107,7 @@ const modes: readonly string[] = ['extractive', 'chat', 'responses', 'compact'];
 export function mergeSettings(base: ConversationSettings, patch: unknown): ConversationSettings {
   if (patch === undefined || patch === null) return base;
   const p = record(patch, 'settings');
-  const known = ['model', 'budget', 'triggerRatio', 'policy', 'maxMessageBytes', 'unanswered', 'summarizer'];
+  const known = ['model', 'budget', 'triggerRatio', 'policy', 'maxMessageBytes', 'unanswered', 'plan', 'summarizer'];
   for (const key of Object.keys(p)) if (!known.includes(key)) throw new SettingsError(`unknown setting '${key}'`);
   const out: ConversationSettings = { ...base, summarizer: { ...base.summarizer } };
   if (p.model !== undefined) out.model = nonEmptyString(p.model, 'model');
@@ -102,6 +116,13 @@ export function mergeSettings(base: ConversationSettings, patch: unknown): Conve
   if (p.policy !== undefined) out.policy = oneOf(p.policy, 'policy', policies) as KeepPolicy;
   if (p.maxMessageBytes !== undefined) out.maxMessageBytes = integer(p.maxMessageBytes, 'maxMessageBytes', 1024, 1_572_864);
   if (p.unanswered !== undefined) out.unanswered = oneOf(p.unanswered, 'unanswered', ['error', 'synthesize']) as 'error' | 'synthesize';
+  if (p.plan !== undefined) {
+    const plan = record(p.plan, 'plan');
+    for (const key of ['budget', 'triggerRatio', 'policy']) {
+      if (key in plan) throw new SettingsError(`plan.${key}: set '${key}' at the top level of the settings`);
+    }
+    out.plan = plan as PlanSettings;
+  }
   if (p.summarizer !== undefined) {
     const s = record(p.summarizer, 'summarizer');
     const sKnown = Object.keys(base.summarizer);
@@ -113,6 +134,11 @@ export function mergeSettings(base: ConversationSettings, patch: unknown): Conve
     if (s.apiKeyFile !== undefined) out.summarizer.apiKeyFile = string(s.apiKeyFile, 'summarizer.apiKeyFile');
     if (s.timeoutMs !== undefined) out.summarizer.timeoutMs = integer(s.timeoutMs, 'summarizer.timeoutMs', 1000, 3_600_000);
     if (s.maxOutputTokens !== undefined) out.summarizer.maxOutputTokens = integer(s.maxOutputTokens, 'summarizer.maxOutputTokens', 0, 1_000_000);
+  }
+  try {
+    resolveOptions(planOptions(out));
+  } catch (err) {
+    throw new SettingsError(err instanceof Error ? err.message : String(err));
   }
   return out;
 }

@@ -128,4 +128,38 @@ describe('conversationWorkflow on the real dev server', function () {
       assert.equal(state.budget, 50_000);
     });
   });
+
+  it('truncates the oldest rounds without a summary in rounds/truncate mode (S3)', async () => {
+    await withConversationWorker(async ({ open }) => {
+      const conv = open(uniqueConversationId('truncate'), {
+        budget: 400,
+        policy: 'rounds',
+        plan: { maxRounds: 3, roundsMode: 'truncate', minFoldTokens: 0 },
+      });
+      let last;
+      for (let i = 0; i < 8; i++) {
+        last = await conv.prepare([user(`question ${i}: ` + 'words '.repeat(20))]);
+        await conv.record(assistant(`answer ${i}: ` + 'more words '.repeat(10)));
+      }
+      const folds = await conv.folds();
+      assert.ok(folds.length >= 1, 'the rounds were truncated');
+      assert.ok(folds.every((f) => f.ok && f.output === null && f.attempts === 0), 'no summarizer call, no summary');
+      const context = (await conv.context()).messages as { content: string }[];
+      assert.ok(!context.some((m) => m.content.startsWith('[Summary')), 'no summary item');
+      assert.match(context[context.length - 1]!.content, /^answer 7/);
+      assert.ok(last!.tokens <= 400);
+      assert.equal((await conv.state()).archived, 16);
+    });
+  });
+
+  it('rejects unknown or misplaced plan settings', async () => {
+    await withConversationWorker(async ({ open }) => {
+      const conv = open(uniqueConversationId('plan-settings'));
+      await conv.prepare([user('hi')]);
+      const failure = await updateFailure(conv.configure({ plan: { budget: 5 } as never }));
+      assert.match(failure.message, /plan\.budget/);
+      const bad = await updateFailure(conv.configure({ plan: { tailRatio: 3 } }));
+      assert.match(bad.message, /tailRatio/);
+    });
+  });
 });

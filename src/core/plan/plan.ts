@@ -42,7 +42,7 @@ function decline(n: number, o: ResolvedOptions, total: number, threshold: number
  * @returns a plan with `fold: true` and the index lists, or `fold: false` with the reason (under the trigger, too few
  *   items, nothing summarisable, no safe cut, every folded item filtered, under the minimum fold). With
  *   `policy: 'rounds', roundsMode: 'truncate'` a plan of kind `truncate` lists the items to drop without a summary.
- * @throws PlanOptionsError on bad options or when `tokens` does not have one entry per item.
+ * @throws PlanOptionsError on bad options, or when `tokens` does not have one non-negative entry per item.
  */
 export function planFold(input: PlanInput): FoldPlan {
   const o = resolveOptions(input.options);
@@ -50,6 +50,9 @@ export function planFold(input: PlanInput): FoldPlan {
   const n = items.length;
   const { tokens } = input;
   if (tokens.length !== n) throw new PlanOptionsError(`tokens has ${tokens.length} entries for ${n} items`);
+  const badCount = tokens.findIndex((t) => !Number.isFinite(t) || t < 0);
+  if (badCount !== -1)
+    throw new PlanOptionsError(`tokens[${badCount}] must be a non-negative number, got ${tokens[badCount]}`);
   const fixed = input.fixedTokens ?? 0;
   const total = tokens.reduce((a, b) => a + b, 0) + fixed;
   const threshold = triggerThreshold(o.budget, o.triggerRatio);

@@ -42,6 +42,11 @@ describe('planning options', () => {
 
   it('rejects a tokens array that does not match the items', () => {
     assert.throws(() => plan([user('a'), say('b')], { budget: 10 }, [1]), PlanOptionsError);
+    assert.throws(
+      () => plan([user('a'), say('b')], { budget: 10 }, [1, -1]),
+      /tokens\[1\] must be a non-negative number/
+    );
+    assert.throws(() => plan([user('a'), say('b')], { budget: 10 }, [NaN, 1]), PlanOptionsError);
   });
 
   it('declines under the trigger and under minMessages with the numbers in the reason', () => {

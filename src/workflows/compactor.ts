@@ -1,0 +1,378 @@
+/**
+ * The embeddable compactor: for agent loops that already are Temporal workflows. The caller keeps its own full
+ * transcript and, before each model call, asks `prepare(messages)` for the context to send. It runs S2's Transform
+ * with this project's core and activities: while the transcript still starts with the prefix the last fold replaced,
+ * the remembered fold is reused (no summarizer call); when the context reaches the trigger it plans, summarizes the
+ * head through the `summarize` activity (inline, no archive), applies and remembers the fold. A failed fold sends the
+ * context unfolded and backs off from that prefix; it never throws.
+ *
+ * Workflow code: deterministic, no I/O but the two activities. Its state is plain JSON (`state()`), carried by the
+ * caller across its continue-as-new and passed back to the constructor.
+ */
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  isCancellation,
+  proxyActivities,
+  proxyLocalActivities,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import type { SummarizeInput } from '../activities/summarize';
+import { applyCalibration, dropAnchor, recordUsage } from '../core/calibration';
+import { applyFold } from '../core/fold/apply';
+import { recordFailure, shouldBackOff } from '../core/fold/backoff';
+import { FoldApplyError } from '../core/fold/errors';
+import type { FoldError, FoldRecord } from '../core/fold/fold-record';
+import { prefixHash } from '../core/hash';
+import { detectFormat } from '../core/messages/detect';
+import { normalize } from '../core/messages/normalize';
+import type { MessageFormat, Transcript } from '../core/messages/types';
+import { planFold, type FoldPlan } from '../core/plan';
+import { contentKey, foldedMemory, PrefixMatcher, viewOf, type View } from './compactor-memory';
+import {
+  resolveCompactorOptions,
+  summarizerConfig,
+  type CompactorOptions,
+  type ResolvedCompactorOptions,
+} from './compactor-options';
+import { initialCompactorState, parseCompactorState, type CompactorState } from './compactor-state';
+import { Mutex } from './mutex';
+
+export type { CompactorOptions } from './compactor-options';
+export type { CompactorState } from './compactor-state';
+export { INVALID_COMPACTOR_OPTIONS } from './compactor-options';
+export { INVALID_COMPACTOR_STATE } from './compactor-state';
+
+/** Failure type of the `ApplicationFailure` thrown by `prepare` for a transcript that is not valid in its format. */
+export const INVALID_TRANSCRIPT = 'InvalidTranscript';
+
+/**
+ * A failed prefix is tried again once a fold would take in this many more items: S2's default keep, as in the
+ * conversation workflow (the auto policy may move its cut by a whole turn for one short message, which says nothing
+ * about whether the same summary would now work).
+ */
+const BACKOFF_ITEMS = 4;
+
+/** What the last `prepare` did, for logs and tests. */
+export interface PrepareReport {
+  /** The caller's transcript length, and the length of the context returned. */
+  messages: number;
+  sent: number;
+  /** Estimated tokens of the context returned (counted, calibrated by reported usage), and the budget. */
+  tokens: number;
+  budget: number;
+  /** True when a remembered fold was reused; `forgot` when one was dropped because the prefix changed. */
+  reused: boolean;
+  forgot: boolean;
+  /** Why the context is what it is (the planner's reason, a back-off, a fold outcome). */
+  decision: string;
+  /** Set when this call tried to fold. */
+  fold?: { ok: boolean; number: number; tokensBefore: number; tokensAfter: number; error: FoldError | null };
+}
+
+type CountTokens = Activities['countTokens'];
+type Summarize = Activities['summarize'];
+
+/** Folds an agent's transcript before each model call, inside the agent's own workflow. */
+export class Compactor {
+  private readonly o: ResolvedCompactorOptions;
+  private s: CompactorState;
+  private readonly matcher = new PrefixMatcher();
+  private readonly mutex = new Mutex();
+  private readonly countTokens: CountTokens;
+  private readonly summarize: Summarize;
+  private report: PrepareReport | null = null;
+
+  /**
+   * Builds a compactor in the caller's workflow (the activities are proxied here, so call it from workflow code).
+   * @param options budget, model, policy and the other planning options, summarizer settings, activity options.
+   * @param saved what `state()` returned in an earlier run (carried across continue-as-new). @default a fresh state
+   * @throws ApplicationFailure (non-retryable) of type `InvalidCompactorOptions` for bad options, or
+   *   `InvalidCompactorState` for saved state that is not a compactor's.
+   */
+  constructor(options: CompactorOptions, saved?: unknown) {
+    this.o = resolveCompactorOptions(options);
+    this.s = saved === undefined || saved === null ? initialCompactorState() : parseCompactorState(saved);
+    const a = this.o.activities;
+    const local = proxyLocalActivities({
+      startToCloseTimeout: '30 seconds',
+      retry: { maximumAttempts: 5, nonRetryableErrorTypes: ['InvalidCountTokensInput'] },
+      ...a.countTokens,
+    }) as unknown as Record<string, CountTokens>;
+    const remote = proxyActivities({
+      startToCloseTimeout: '10 minutes',
+      heartbeatTimeout: '30 seconds',
+      retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 8 },
+      ...a.summarize,
+    }) as unknown as Record<string, Summarize>;
+    this.countTokens = local[a.names?.countTokens ?? 'countTokens']!;
+    this.summarize = remote[a.names?.summarize ?? 'summarize']!;
+  }
+
+  /**
+   * The context to send for the caller's full transcript (S2 Transform): the remembered fold's output in place of the
+   * prefix it replaced while the transcript still starts with it, and a new fold when that view reaches the trigger.
+   * Calls are serialised, so concurrent handlers of one workflow see each other's folds.
+   * @param messages the whole transcript so far, in one wire format (not mutated; keep message objects unchanged).
+   * @returns a new array: the caller's own message objects, plus summary elements where a fold stands.
+   * @throws ApplicationFailure (non-retryable, type {@link INVALID_TRANSCRIPT}) for a malformed transcript;
+   *   ActivityFailure when counting tokens fails past its retries; cancellation. A failed fold never throws.
+   */
+  async prepare(messages: readonly unknown[]): Promise<unknown[]> {
+    return this.mutex.run(() => this.prepareNow(messages));
+  }
+
+  /**
+   * Takes the provider's reported input tokens for the last context `prepare` returned into account, so later
+   * estimates are calibrated to what the provider counts (bounded; see `core/calibration`).
+   * @param inputTokens `usage.prompt_tokens` / `usage.input_tokens` of that model call. Ignored when not positive.
+   */
+  reportUsage(inputTokens: number): void {
+    const sent = this.s.lastSent;
+    if (!sent || !(Number.isFinite(inputTokens) && inputTokens > 0)) return;
+    this.s.calibration = recordUsage(this.s.calibration, { estimated: sent.counted, reported: inputTokens });
+  }
+
+  /** @returns the state as plain JSON data, to pass to the constructor after continue-as-new (read-only). */
+  state(): CompactorState {
+    return { ...this.s, counts: { ...this.s.counts }, folds: [...this.s.folds] };
+  }
+
+  /** @returns the most recent fold records, oldest first (at most `foldsKept`). */
+  folds(): FoldRecord[] {
+    return [...this.s.folds];
+  }
+
+  /** @returns what the last `prepare` did; null before the first. */
+  lastPrepare(): PrepareReport | null {
+    return this.report;
+  }
+
+  private async prepareNow(messages: readonly unknown[]): Promise<unknown[]> {
+    if (!Array.isArray(messages)) throw invalidTranscript('messages must be an array');
+    const format = this.o.format ?? detectFormat(messages);
+    this.adoptFormatAndModel(format);
+    const v = viewOf(this.s.memory, messages, this.matcher);
+    if (v.forgot) {
+      this.s.memory = null;
+      this.s.calibration = dropAnchor(this.s.calibration);
+    }
+    const transcript = readTranscript(v.view, format);
+    const keys = await this.count(v.view, format);
+    const tokens = keys.map((k) => this.s.counts[k] ?? 0);
+    const counted = tokens.reduce((a, b) => a + b, this.s.fixedTokens);
+    const estimate = this.estimate(keys, counted);
+    const base = { messages: messages.length, budget: this.o.planning.budget, reused: v.base > 0, forgot: v.forgot };
+    const plan = planFold({
+      transcript,
+      tokens,
+      // Calibration's excess over our count is priced like fixed tokens: it is never folded away.
+      fixedTokens: this.s.fixedTokens + (estimate - counted),
+      options: this.o.planning,
+      ...(this.o.predicates ? { predicates: this.o.predicates } : {}),
+    });
+    const send = (context: unknown[], contextKeys: string[], decision: string, fold?: PrepareReport['fold']) => {
+      const total = contextKeys.reduce((a, k) => a + (this.s.counts[k] ?? 0), this.s.fixedTokens);
+      this.keepCounts(contextKeys);
+      const last = contextKeys[contextKeys.length - 1];
+      this.s.lastSent = last === undefined ? null : { length: contextKeys.length, lastKey: last, counted: total };
+      const calibrated = applyCalibration(this.s.calibration, total);
+      this.report = { ...base, sent: context.length, tokens: calibrated, decision, ...(fold ? { fold } : {}) };
+      return context;
+    };
+    if (!plan.fold) return send(v.view, keys, plan.reason);
+    const backoff = this.s.backoff;
+    const q = {
+      raws: v.view,
+      split: plan.split,
+      tokens: estimate,
+      budget: this.o.planning.budget,
+      keep: BACKOFF_ITEMS,
+    };
+    if (backoff && shouldBackOff(backoff, q)) {
+      return send(v.view, keys, `backing off: the fold of this prefix failed before (${plan.reason})`);
+    }
+    const outcome = await this.fold(messages, v, transcript, plan, estimate, format);
+    if (!outcome.folded) return send(v.view, keys, outcome.decision, outcome.report);
+    const foldedKeys = await this.count(outcome.folded, format);
+    const after = foldedKeys.reduce((a, k) => a + (this.s.counts[k] ?? 0), this.s.fixedTokens);
+    const record = this.s.folds[this.s.folds.length - 1]!;
+    record.tokensAfter = applyCalibration(this.s.calibration, after);
+    return send(outcome.folded, foldedKeys, outcome.decision, { ...outcome.report, tokensAfter: record.tokensAfter });
+  }
+
+  /** Summarizes the plan's head, applies the fold and remembers it; on failure records it and backs off. */
+  private async fold(
+    messages: readonly unknown[],
+    v: View,
+    transcript: Transcript,
+    plan: FoldPlan,
+    estimate: number,
+    format: MessageFormat
+  ): Promise<{ folded?: unknown[]; decision: string; report: NonNullable<PrepareReport['fold']> }> {
+    const number = ++this.s.foldCount;
+    const startedAt = Date.now();
+    const record: FoldRecord = {
+      number,
+      ok: false,
+      split: plan.split,
+      firstKept: null,
+      output: null,
+      droppedCount: 0,
+      tokensBefore: estimate,
+      tokensAfter: null,
+      usage: null,
+      responseId: null,
+      outputTypes: [],
+      attempts: 0,
+      pinned: [...plan.pinned],
+      prefixHash: prefixHash(v.view.slice(0, plan.split)),
+      error: null,
+      identifiers: null,
+      archiveRange: null,
+      startedAt,
+      finishedAt: startedAt,
+    };
+    let folded: unknown[] | undefined;
+    try {
+      const input: SummarizeInput = {
+        format,
+        messages: plan.summarize.map((i) => v.view[i]),
+        budget: this.o.planning.budget,
+        model: this.o.model,
+        foldedTokens: plan.foldedTokens,
+        summarizer: summarizerConfig(this.o.summarizer),
+        ...(this.o.systemPrompt !== undefined ? { systemPrompt: this.o.systemPrompt } : {}),
+      };
+      const result = await this.summarize(input);
+      Object.assign(record, {
+        usage: result.usage ?? null,
+        responseId: result.responseId ?? null,
+        outputTypes: result.outputTypes,
+        attempts: result.attempts,
+      });
+      if (!result.ok) {
+        record.error = { kind: result.kind, message: result.message };
+      } else {
+        const summary = result.items
+          ? { kind: 'items' as const, items: result.items }
+          : { kind: 'text' as const, text: result.text ?? '' };
+        folded = applyFold({ transcript, plan, summary });
+        const firstKept = plan.tail[0];
+        Object.assign(record, {
+          ok: true,
+          output: summary.kind,
+          droppedCount: plan.dropped.length,
+          identifiers: { kept: result.retention.kept, total: result.retention.total },
+          firstKept: firstKept === undefined ? null : { index: firstKept, hash: prefixHash([v.view[firstKept]]) },
+        });
+      }
+    } catch (err) {
+      if (isCancellation(err)) throw err;
+      if (err instanceof FoldApplyError) record.error = { kind: 'unsafe', message: err.message };
+      else if (err instanceof ActivityFailure) record.error = { kind: 'provider', message: causeMessage(err) };
+      else throw err;
+    }
+    record.finishedAt = Date.now();
+    this.pushRecord(record);
+    const report = { ok: record.ok, number, tokensBefore: estimate, tokensAfter: estimate, error: record.error };
+    if (!folded) {
+      // Send unfolded; the same prefix would most likely fail the same way on the next turn, so back off from it.
+      const e = record.error!;
+      this.s.backoff = recordFailure({
+        raws: v.view,
+        split: plan.split,
+        tokens: estimate,
+        previous: this.s.backoff,
+        at: record.finishedAt,
+      });
+      this.s.lastError = { at: record.finishedAt, message: `fold ${number} failed (${e.kind}): ${e.message}` };
+      return { decision: `fold failed (${e.kind}): ${e.message}`, report };
+    }
+    const memory = foldedMemory(messages, v, folded);
+    const hash = prefixHash(memory.prefix);
+    this.matcher.remember(hash, memory.prefix);
+    this.s.memory = { prefixLen: memory.prefixLen, prefixHash: hash, output: memory.output };
+    this.s.backoff = null;
+    // The last reported context is no longer a prefix of this one: keep the ratio, forget the anchor.
+    this.s.calibration = dropAnchor(this.s.calibration);
+    return { folded, decision: `folded: ${plan.reason}`, report };
+  }
+
+  /**
+   * Counts the messages of `context` whose content has no count yet, in one `countTokens` call.
+   * @returns the content key of each message, in order (every key has a count afterwards).
+   */
+  private async count(context: readonly unknown[], format: MessageFormat): Promise<string[]> {
+    const keys = context.map(contentKey);
+    const missing = new Map<string, unknown>();
+    keys.forEach((k, i) => {
+      if (this.s.counts[k] === undefined && !missing.has(k)) missing.set(k, context[i]);
+    });
+    if (missing.size === 0 && this.s.lastSent !== null) return keys;
+    const result = await this.countTokens({
+      model: this.o.model,
+      format,
+      messages: [...missing.values()],
+      ...(this.o.tools ? { tools: this.o.tools } : {}),
+    });
+    [...missing.keys()].forEach((k, i) => (this.s.counts[k] = result.counts[i] ?? 0));
+    this.s.fixedTokens = result.replyPriming + result.toolTokens;
+    return keys;
+  }
+
+  /** The calibrated estimate; the anchor is dropped when this view does not extend the last one reported. */
+  private estimate(keys: readonly string[], counted: number): number {
+    const sent = this.s.lastSent;
+    const extends_ = sent !== null && keys.length >= sent.length && keys[sent.length - 1] === sent.lastKey;
+    if (!extends_) this.s.calibration = dropAnchor(this.s.calibration);
+    return applyCalibration(this.s.calibration, counted);
+  }
+
+  /** Counts are per format and model: another of either makes them (and, for the format, the memory) stale. */
+  private adoptFormatAndModel(format: MessageFormat): void {
+    if (this.s.format !== format) {
+      if (this.s.format !== null) this.s.memory = null;
+      this.s.format = format;
+      this.s.counts = {};
+      this.s.lastSent = null;
+    }
+    if (this.s.model !== this.o.model) {
+      this.s.model = this.o.model;
+      this.s.counts = {};
+      this.s.lastSent = null;
+      this.s.calibration = null;
+    }
+  }
+
+  /** Keeps the counts of the context just sent (the only ones the next turn can reuse), at most `maxCountEntries`. */
+  private keepCounts(keys: readonly string[]): void {
+    const kept: Record<string, number> = {};
+    const recent = keys.slice(Math.max(0, keys.length - this.o.maxCountEntries));
+    for (const k of recent) kept[k] = this.s.counts[k] ?? 0;
+    this.s.counts = kept;
+  }
+
+  private pushRecord(record: FoldRecord): void {
+    this.s.folds.push(record);
+    if (this.s.folds.length > this.o.foldsKept) this.s.folds.splice(0, this.s.folds.length - this.o.foldsKept);
+  }
+}
+
+/** Normalises a view, turning a malformed transcript into a non-retryable failure the caller can catch. */
+function readTranscript(view: readonly unknown[], format: MessageFormat): Transcript {
+  try {
+    return normalize(view, format);
+  } catch (err) {
+    throw invalidTranscript(err instanceof Error ? err.message : String(err));
+  }
+}
+
+function invalidTranscript(message: string): ApplicationFailure {
+  return ApplicationFailure.create({ message: `compactor: ${message}`, type: INVALID_TRANSCRIPT, nonRetryable: true });
+}
+
+/** The summarizer's own message when the activity failed with one (a refusal, a timeout), else the failure's. */
+function causeMessage(err: ActivityFailure): string {
+  return err.cause ? err.cause.message : err.message;
+}

@@ -1,0 +1,99 @@
+import { strict as assert } from 'node:assert';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ConversationClient } from '../../src/client/conversation-client';
+import { FileArchive } from '../../src/archive/file-archive';
+import { corpusConversation } from '../support/corpus';
+import { startOpenAIServer } from '../support/openai-server';
+import { sharedTestEnv } from '../support/temporal';
+import { uniqueConversationId } from '../support/conversation';
+
+const root = resolve(__dirname, '..', '..');
+
+function startWorker(env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'test/support/worker-process.ts'], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolveReady, reject) => {
+    child.once('exit', (code) => reject(new Error(`worker exited early with ${code}`)));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('worker ready')) resolveReady(child);
+    });
+  });
+}
+
+async function waitFor(what: string, check: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('a worker killed with SIGKILL in the middle of a fold', function () {
+  this.timeout(180_000);
+
+  it('is replaced, and the fold completes exactly once with every message still there', async () => {
+    const testEnv = await sharedTestEnv();
+    const server = await startOpenAIServer();
+    const archiveDir = mkdtempSync(join(tmpdir(), 'dc-crash-'));
+    const taskQueue = `crash-${process.pid}-${Date.now()}`;
+    const workerEnv = { TEMPORAL_ADDRESS: testEnv.address, TASK_QUEUE: taskQueue, ARCHIVE_DIR: archiveDir, DC_TEST_KEY: 'sk-crash' };
+    let worker = await startWorker(workerEnv);
+    try {
+      const id = uniqueConversationId('crash');
+      const conv = new ConversationClient({
+        client: testEnv.client,
+        conversationId: id,
+        taskQueue,
+        settings: { budget: 6000, summarizer: { mode: 'chat', baseURL: server.baseURL, apiKeyEnv: 'DC_TEST_KEY', model: 'small' } },
+        limits: { summarizeHeartbeatTimeoutMs: 2000 },
+      });
+      // The first summary request hangs (the worker dies under it); the retry on the new worker answers.
+      server.script({ kind: 'slow', ms: 120_000 }, { kind: 'text', text: 'Summary: the customer wants to change a flight; ids kept.' });
+      const { messages } = corpusConversation('tau-bench-gpt4o-airline-task2');
+      let sent = 0;
+      let folding: Promise<unknown> | undefined;
+      for (const m of messages) {
+        const p = conv.prepare([m]);
+        sent++;
+        // Either this prepare returns (no fold yet), or the summary request shows up while it waits on the fold.
+        const outcome = await Promise.race([
+          p.then(() => 'returned' as const),
+          waitFor('a summary request', () => server.requests.length >= 1, 60_000).then(() => 'folding' as const),
+        ]);
+        if (outcome === 'folding') {
+          folding = p;
+          break;
+        }
+      }
+      assert.ok(folding, 'the conversation reached the trigger');
+      worker.kill('SIGKILL');
+      await new Promise((r) => worker.once('exit', r));
+      worker = await startWorker(workerEnv);
+      const prepared = (await folding) as { fold?: { ok: boolean; number: number } };
+      assert.equal(prepared.fold?.ok, true, 'the fold completed after the crash');
+      assert.equal(server.requests.length, 2, 'the summary was asked for again on the new worker, once');
+      const folds = await conv.folds();
+      assert.deepEqual(
+        folds.map((f) => [f.number, f.ok]),
+        [[1, true]],
+        'exactly one fold applied'
+      );
+      const archive = new FileArchive(archiveDir);
+      assert.deepEqual((await archive.readAll(id)).map((a) => a.message), messages.slice(0, sent));
+      assert.equal((await archive.folds(id)).length, 1);
+      // And it keeps answering.
+      const next = await conv.prepare([messages[sent]]);
+      assert.ok(next.messages.length > 0);
+      assert.equal((await conv.state()).archived, sent + 1);
+    } finally {
+      worker.kill('SIGKILL');
+      await server.close();
+    }
+  });
+});
