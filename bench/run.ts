@@ -2,6 +2,8 @@
  * `npm run bench [name]`: runs one benchmark script from bench/ (default: tokens). Each script writes its own
  * results under bench/results/.
  */
+export {};
+
 const benches: Record<string, () => void> = {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   tokens: () => require('./tokens'),

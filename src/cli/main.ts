@@ -6,10 +6,11 @@ import { CliUsageError, type CliIO } from './io';
 
 type Command = (args: string[], io: CliIO) => Promise<number>;
 
-const commands: Record<string, () => Promise<Command>> = {
-  plan: async () => (await import('./plan')).runPlan,
-  count: async () => (await import('./count')).runCount,
-  inspect: async () => (await import('./inspect')).runInspect,
+// Loaded on demand so `count` does not pay for the archive, nor `inspect` for the tokenizer.
+const commands: Record<string, () => Command> = {
+  plan: () => (require('./plan') as typeof import('./plan')).runPlan,
+  count: () => (require('./count') as typeof import('./count')).runCount,
+  inspect: () => (require('./inspect') as typeof import('./inspect')).runInspect,
 };
 
 const usage = `usage: durable-compaction <command> [options] FILE
@@ -31,7 +32,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return 2;
   }
   try {
-    return await (await load())(rest, io);
+    return await load()(rest, io);
   } catch (err) {
     if (err instanceof CliUsageError) {
       io.stderr(`durable-compaction ${name}: ${err.message}`);

@@ -11,8 +11,8 @@ export type RankEntry = string | number[];
 const ASCII = /^[\x00-\x7f]*$/;
 const NO_MERGE = -1;
 const EMPTY = -2;
-/** Slots in the pair cache (3 × 4 bytes each): 2^16 slots = 768 KB per vocabulary. */
-export const PAIR_CACHE_BITS = 16;
+/** Slots in the pair cache (3 × 4 bytes each): 2^18 slots = 3 MB per vocabulary, allocated with the table. */
+export const PAIR_CACHE_BITS = 18;
 
 /** Ranks of a vocabulary, by bytes and by pair of token ids. */
 export class RankTable {
@@ -51,7 +51,7 @@ export class RankTable {
    * @param bytes the piece; @param start..end the two parts' byte range in it.
    */
   pairRank(a: number, b: number, bytes: string, start: number, end: number): number {
-    const slot = (Math.imul(a ^ Math.imul(b, 0x85ebca6b), 0x9e3779b1) >>> (32 - PAIR_CACHE_BITS)) & 0xffff;
+    const slot = (Math.imul(a ^ Math.imul(b, 0x85ebca6b), 0x9e3779b1) >>> (32 - PAIR_CACHE_BITS));
     if (this.left[slot] === a && this.right[slot] === b) return this.merged[slot]!;
     const rank = this.byBytes.get(bytes.slice(start, end)) ?? NO_MERGE;
     this.left[slot] = a;

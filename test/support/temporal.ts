@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { bundleWorkflowCode, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 
 /** The Temporal CLI installed by scripts/setup.sh (or `$TEMPORAL_CLI_PATH`), as an absolute path. */
 export function temporalCliPath(): string {
@@ -19,8 +19,6 @@ let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
  */
 export function sharedTestEnv(): Promise<TestWorkflowEnvironment> {
   env ??= (async () => {
-    // Worker state changes are logged at INFO; tests only want warnings and errors.
-    Runtime.install({ logger: new DefaultLogger('WARN') });
     let lastError: unknown;
     for (let attempt = 1; attempt <= 3; attempt++) {
       try {

@@ -2,8 +2,6 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Tiktoken } from 'js-tiktoken/lite';
-import o200k from 'js-tiktoken/ranks/o200k_base';
-import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import { countText, createTokenCounter, priceMessage } from '../../src/tokens';
 import { pieceCounterFor } from '../../src/tokens/count-text';
 import { corpusConversations, corpusDir } from '../support/corpus';
@@ -17,6 +15,13 @@ function texts(message: Record<string, unknown>): string[] {
   }
   return out;
 }
+
+// Subpath types need node16 resolution; the CJS build exports the ranks object itself.
+type Ranks = ConstructorParameters<typeof Tiktoken>[0];
+/* eslint-disable @typescript-eslint/no-require-imports */
+const o200k = require('js-tiktoken/ranks/o200k_base') as Ranks;
+const cl100k = require('js-tiktoken/ranks/cl100k_base') as Ranks;
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** js-tiktoken is quadratic on one long piece; skip texts holding a piece longer than this. */
 const JS_TIKTOKEN_MAX_PIECE = 4096;

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { createCountTokensActivity, INVALID_COUNT_INPUT } from '../../src/activities/count-tokens';
+import { createCountTokensActivity, INVALID_COUNT_INPUT, type CountTokensInput } from '../../src/activities/count-tokens';
 import { createTokenCounter, type TokenCounter } from '../../src/tokens';
 
 const messages = [
@@ -15,7 +15,8 @@ describe('countTokens activity', () => {
   it('returns per-message counts, tool tokens, priming, encoding and exactness', async () => {
     const countTokens = createCountTokensActivity();
     const tools = [{ type: 'function', function: { name: 'noop', description: 'Does nothing', parameters: { type: 'object', properties: {} } } }];
-    const result = await env.run(countTokens, { model: 'gpt-4o', format: 'chat', messages, tools });
+    const input: CountTokensInput = { model: 'gpt-4o', format: 'chat', messages, tools };
+    const result = await env.run(countTokens, input);
     const reference = createTokenCounter({ model: 'gpt-4o' });
     assert.deepEqual(result, {
       counts: reference.countMessages(messages, 'chat'),
@@ -35,13 +36,14 @@ describe('countTokens activity', () => {
         return createTokenCounter({ model });
       },
     });
-    await env.run(countTokens, { model: 'gpt-4o', format: 'chat', messages });
-    const inexact = await env.run(countTokens, { model: 'claude-opus-4', format: 'chat', messages });
+    const chat = (model: string): CountTokensInput => ({ model, format: 'chat', messages });
+    await env.run(countTokens, chat('gpt-4o'));
+    const inexact = await env.run(countTokens, chat('claude-opus-4'));
     assert.equal(inexact.exact, false);
     assert.deepEqual(created, ['gpt-4o', 'claude-opus-4']); // the injected factory decides caching
     const own = createCountTokensActivity();
-    const a = await env.run(own, { model: 'gpt-4o', format: 'chat', messages });
-    const b = await env.run(own, { model: 'gpt-4o', format: 'chat', messages });
+    const a = await env.run(own, chat('gpt-4o'));
+    const b = await env.run(own, chat('gpt-4o'));
     assert.deepEqual(a, b);
   });
 
@@ -57,7 +59,7 @@ describe('countTokens activity', () => {
     it(`rejects ${name} with a non-retryable failure naming it`, async () => {
       const countTokens = createCountTokensActivity();
       await assert.rejects(
-        env.run(countTokens, input as Parameters<typeof countTokens>[0]),
+        env.run(countTokens, input as CountTokensInput),
         (err: unknown) =>
           err instanceof ApplicationFailure && err.nonRetryable && err.type === INVALID_COUNT_INPUT && message.test(err.message)
       );

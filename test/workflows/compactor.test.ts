@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { Worker } from '@temporalio/worker';
 import { createCountTokensActivity, type CountTokensInput } from '../../src/activities/count-tokens';
 import { createSummarizeActivity, type SummarizeInput } from '../../src/activities/summarize';
 import { isMarkedSummary } from '../../src/core/messages/text';
@@ -8,7 +9,7 @@ import { foldedMemory, PrefixMatcher, viewOf } from '../../src/workflows/compact
 import { initialCompactorState, parseCompactorState } from '../../src/workflows/compactor-state';
 import { prefixHash } from '../../src/core/hash';
 import { startOpenAIServer, type OpenAITestServer } from '../support/openai-server';
-import { withWorker } from '../support/temporal';
+import { workflowBundle, withWorker } from '../support/temporal';
 
 const counter = createTokenCounter({ model: 'gpt-4o' });
 const contextTokens = (messages: unknown[]): number =>
@@ -18,7 +19,8 @@ const system = { role: 'system', content: 'You are a helpful shop assistant.' };
 /** A user turn of roughly 280 tokens, different for every `i`. */
 const user = (i: number) => ({
   role: 'user',
-  content: `Request ${i}: ` + `please check the shipping status of order ${1000 + i} and tell me when it arrives. `.repeat(18),
+  content:
+    `Request ${i}: ` + `please check the shipping status of order ${1000 + i} and tell me when it arrives. `.repeat(18),
 });
 const turns = (from: number, to: number): AgentStep[] =>
   Array.from({ length: to - from }, (_, k) => ({ append: [user(from + k)] }));
@@ -52,19 +54,27 @@ function countingActivities(env: Record<string, string> = {}) {
 }
 
 let ids = 0;
+/**
+ * Runs the example agent loop to its end on a fresh worker, then replays the last run's history against the same
+ * bundle (a replay that diverged would throw), so every test also checks the compactor is deterministic.
+ */
 async function runLoop(
   input: AgentLoopInput,
   env: Record<string, string> = {}
 ): Promise<{ result: AgentLoopResult; calls: ReturnType<typeof countingActivities>['calls'] }> {
   const { calls, activities } = countingActivities(env);
-  const result = await withWorker({ activities }, ({ env: testEnv, taskQueue }) =>
-    testEnv.client.workflow.execute('compactingAgentWorkflow', {
+  const result = await withWorker({ activities }, async ({ env: testEnv, taskQueue }) => {
+    const handle = await testEnv.client.workflow.start('compactingAgentWorkflow', {
       taskQueue,
       workflowId: `compactor-${process.pid}-${++ids}-${Date.now().toString(36)}`,
       args: [input],
-    })
-  );
-  return { result: result as AgentLoopResult, calls };
+    });
+    const out = (await handle.result()) as AgentLoopResult;
+    const history = await testEnv.client.workflow.getHandle(handle.workflowId).fetchHistory();
+    await Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history);
+    return out;
+  });
+  return { result, calls };
 }
 
 describe('the embeddable compactor', function () {
@@ -91,7 +101,10 @@ describe('the embeddable compactor', function () {
     const foldTurns = result.log.filter((t) => t.report.fold).map((t) => t.step);
     assert.equal(foldTurns.length, 2, `folds at turns ${foldTurns.join(', ')}`);
     assert.equal(calls.summarize, 2, 'one summary call per fold');
-    assert.ok(result.folds.every((f) => f.ok), result.folds.map((f) => f.error?.message).join('; '));
+    assert.ok(
+      result.folds.every((f) => f.ok),
+      result.folds.map((f) => f.error?.message).join('; ')
+    );
     const between = result.log.filter((t) => t.step > foldTurns[0]! && t.step < foldTurns[1]!);
     assert.ok(between.length >= 2, `the first fold serves ${between.length} later turn(s)`);
     for (const t of between) {
@@ -145,6 +158,21 @@ describe('the embeddable compactor', function () {
     assert.deepEqual(JSON.parse(JSON.stringify(result.state)), result.state, 'the state is plain JSON');
   });
 
+  it('calibrates its estimate by the input tokens the provider reports', async () => {
+    const steps: AgentStep[] = [
+      { append: [system, user(0)], reportedInputTokens: 5000 },
+      { append: [user(1)], reportedInputTokens: 5000 },
+      { append: [user(2)] },
+    ];
+    const { result } = await runLoop({ steps, compactor: { budget: 100_000, format: 'chat' } });
+    const counted = contextTokens(result.lastContext);
+    const estimated = result.log[2]!.report.tokens;
+    // Each report moves the estimate by at most 20%, so two reports of far more raise it, within bounds.
+    assert.ok(estimated > counted, `estimate ${estimated} vs counted ${counted}`);
+    assert.ok(estimated <= Math.ceil(counted * 1.2 * 1.2) + 1, `estimate ${estimated} vs counted ${counted}`);
+    assert.equal(result.state.calibration?.samples, 2);
+  });
+
   describe('with a summarizer that fails', () => {
     let server: OpenAITestServer;
     beforeEach(async () => {
@@ -162,7 +190,11 @@ describe('the embeddable compactor', function () {
 
     it('sends the context unfolded after an unusable summary, and backs off the same prefix', async () => {
       server.script({ kind: 'empty' }, { kind: 'empty' });
-      const steps: AgentStep[] = [{ append: [system, user(0)] }, ...turns(1, 7), { append: [{ role: 'user', content: 'ok' }] }];
+      const steps: AgentStep[] = [
+        { append: [system, user(0)] },
+        ...turns(1, 7),
+        { append: [{ role: 'user', content: 'ok' }] },
+      ];
       const { result, calls } = await runLoop({ steps, compactor: options(server.baseURL) }, env);
       const failed = result.log.find((t) => t.report.fold)!;
       assert.equal(failed.report.fold!.ok, false);
@@ -181,7 +213,11 @@ describe('the embeddable compactor', function () {
 
     it('sends unfolded and backs off when the provider refuses (the activity fails)', async () => {
       server.script({ kind: 'status', status: 400, message: 'bad request' });
-      const steps: AgentStep[] = [{ append: [system, user(0)] }, ...turns(1, 7), { append: [{ role: 'user', content: 'ok' }] }];
+      const steps: AgentStep[] = [
+        { append: [system, user(0)] },
+        ...turns(1, 7),
+        { append: [{ role: 'user', content: 'ok' }] },
+      ];
       const { result, calls } = await runLoop({ steps, compactor: options(server.baseURL) }, env);
       const failed = result.log.find((t) => t.report.fold)!;
       assert.equal(failed.report.fold!.error?.kind, 'provider');

@@ -1,0 +1,71 @@
+/**
+ * Records workflow histories for the replay tests: runs a few representative conversations (append, prepare, fold,
+ * failed fold with back-off, rewind, clear, configure, continue-as-new, close) on a real dev server and saves every
+ * run's history (protobuf, as the SDK's own replay fixtures) under test/histories/. Run it when the workflow changes on purpose:
+ *   node --require tsx/cjs test/record-histories.ts
+ * Committed histories must keep replaying; a change that breaks them needs `patched()`.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { temporal } from '@temporalio/proto';
+import { corpusConversation } from './support/corpus';
+import { driveConversation } from './support/drive';
+import { startOpenAIServer } from './support/openai-server';
+import { uniqueConversationId, withConversationWorker } from './support/conversation';
+import { stopSharedTestEnv } from './support/temporal';
+
+const user = (text: string) => ({ role: 'user', content: text });
+const assistant = (text: string) => ({ role: 'assistant', content: text });
+
+async function main(): Promise<void> {
+  const server = await startOpenAIServer({ lifetimeMs: 600_000 });
+  const ids: string[] = [];
+  await withConversationWorker(
+    async ({ env, open }) => {
+      const basic = open(uniqueConversationId('replay-basic'));
+      await basic.prepare([{ role: 'system', content: 'Be brief.' }, user('hello')]);
+      await basic.record(assistant('hi'));
+      await basic.prepare([user('and now?')]);
+      await basic.record(assistant('now this'));
+      await basic.rewind();
+      await basic.configure({ budget: 64_000 });
+      await basic.clear();
+      await basic.prepare([user('again')]);
+      await basic.close();
+      ids.push(basic.workflowId);
+
+      const fold = open(uniqueConversationId('replay-fold'), { budget: 8000 }, { maxUpdatesPerRun: 20 });
+      await driveConversation(fold, corpusConversation('tau2-bench-gpt41-airline-task18').messages);
+      ids.push(fold.workflowId);
+
+      server.script({ kind: 'empty' }, { kind: 'empty' });
+      const failing = open(uniqueConversationId('replay-backoff'), {
+        budget: 2500,
+        summarizer: { mode: 'chat', baseURL: server.baseURL, apiKeyEnv: 'DC_TEST_KEY', model: 'small' },
+      });
+      for (const m of corpusConversation('tau2-bench-gpt41-retail-task38').messages.slice(0, 20)) {
+        const p = await failing.prepare([m]);
+        if (p.fold) break;
+      }
+      await failing.prepare([user('ok')]);
+      ids.push(failing.workflowId);
+
+      for (const workflowId of ids) {
+        let run = 0;
+        for await (const { history } of env.client.workflow.list({ query: `WorkflowId = '${workflowId}'` }).intoHistories()) {
+          const name = `${workflowId.replace(/-\d+-\d+-[a-z0-9]+$/, '')}-run${++run}.bin`;
+          writeFileSync(join(__dirname, 'histories', name), temporal.api.history.v1.History.encode(history!).finish());
+          console.log(`saved ${name}`);
+        }
+      }
+    },
+    { summarize: { env: { DC_TEST_KEY: 'sk-record' } } }
+  );
+  await server.close();
+  await stopSharedTestEnv();
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
