@@ -26,7 +26,15 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [...nodeBuiltins, 'openai', 'gpt-tokenizer', 'js-tiktoken', '@temporalio/activity', '@temporalio/worker', '@temporalio/client'].map((name) => ({
+          paths: [
+            ...nodeBuiltins,
+            'openai',
+            'gpt-tokenizer',
+            'js-tiktoken',
+            '@temporalio/activity',
+            '@temporalio/worker',
+            '@temporalio/client',
+          ].map((name) => ({
             name,
             message: 'Not allowed in workflow or core code: it must stay deterministic and free of I/O.',
           })),
@@ -40,7 +48,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@temporalio/*', 'openai', 'openai/*', 'gpt-tokenizer', 'gpt-tokenizer/*', 'node:*'], message: 'The core is pure: no Temporal, no openai, no tokenizer, no Node builtins.' }] },
+        {
+          patterns: [
+            {
+              group: ['@temporalio/*', 'openai', 'openai/*', 'gpt-tokenizer', 'gpt-tokenizer/*', 'node:*'],
+              message: 'The core is pure: no Temporal, no openai, no tokenizer, no Node builtins.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -52,6 +67,8 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',
+      // node:assert's functions are plain functions; mocha's `this` is typed by @types/mocha.
+      '@typescript-eslint/unbound-method': 'off',
     },
   }
 );

@@ -8,6 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type * as Ours from '../src/tokens';
+import type * as JsTiktokenLite from 'js-tiktoken/lite';
 
 type Lib = 'ours' | 'gpt-tokenizer' | 'js-tiktoken';
 const LIBS: Lib[] = ['ours', 'gpt-tokenizer', 'js-tiktoken'];
@@ -24,7 +26,9 @@ const CAP_MS = 6000;
 function corpusTexts(): string[] {
   const dir = join(SHARED, 'corpus', 'conversations');
   const texts: string[] = [];
-  for (const f of readdirSync(dir).filter((x) => x.endsWith('.json')).sort()) {
+  for (const f of readdirSync(dir)
+    .filter((x) => x.endsWith('.json'))
+    .sort()) {
     for (const m of JSON.parse(readFileSync(join(dir, f), 'utf8')) as Record<string, unknown>[]) {
       if (typeof m.content === 'string' && m.content !== '') texts.push(m.content);
       for (const c of (m.tool_calls as { function: { name: string; arguments: string } }[] | undefined) ?? []) {
@@ -84,16 +88,17 @@ type Counter = (text: string) => number;
 /* eslint-disable @typescript-eslint/no-require-imports -- the child loads exactly one library, on purpose late */
 function load(lib: Lib): Counter {
   if (lib === 'ours') {
-    const { countText } = require('../src/tokens') as typeof import('../src/tokens');
+    const { countText } = require('../src/tokens') as typeof Ours;
     return (t) => countText(t, 'o200k_base');
   }
   if (lib === 'gpt-tokenizer') {
-    const { countTokens } = require('gpt-tokenizer/encoding/o200k_base') as { countTokens(t: string, o?: object): number };
+    const lib = require('gpt-tokenizer/encoding/o200k_base') as { countTokens: (t: string, o?: object) => number };
+    const countTokens = lib.countTokens;
     // Raw library call; special-token strings counted as text like ours (the default would throw on them).
     const ordinary = { disallowedSpecial: new Set<string>() };
     return (t) => countTokens(t, ordinary);
   }
-  const { Tiktoken } = require('js-tiktoken/lite') as typeof import('js-tiktoken/lite');
+  const { Tiktoken } = require('js-tiktoken/lite') as typeof JsTiktokenLite;
   type Ranks = ConstructorParameters<typeof Tiktoken>[0];
   const mod = require('js-tiktoken/ranks/o200k_base') as Ranks & { default?: Ranks };
   const ranks = mod.default ?? mod; // the CJS build exports the ranks object itself
@@ -160,7 +165,7 @@ function child(lib: Lib, task: string, inputFile: string): unknown {
 /** Whole-message pricing through the counter: cold (cache off) and a re-count of the same history (cache on). */
 function messagePricing(): Record<string, number> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { createTokenCounter } = require('../src/tokens') as typeof import('../src/tokens');
+  const { createTokenCounter } = require('../src/tokens') as typeof Ours;
   const convs = corpusMessages();
   const n = convs.reduce((a, c) => a + c.messages.length, 0);
   const cold = createTokenCounter({ model: 'gpt-4o', cacheSize: 0 });
@@ -180,10 +185,14 @@ function messagePricing(): Record<string, number> {
 
 function spawn(lib: Lib, task: string, inputFile = ''): Record<string, number> {
   const tsx = join(ROOT, 'node_modules', 'tsx', 'dist', 'cjs', 'index.cjs');
-  const out = execFileSync(process.execPath, ['--expose-gc', '--require', tsx, __filename, '--child', lib, task, inputFile], {
-    encoding: 'utf8',
-    maxBuffer: 16 * MB,
-  });
+  const out = execFileSync(
+    process.execPath,
+    ['--expose-gc', '--require', tsx, __filename, '--child', lib, task, inputFile],
+    {
+      encoding: 'utf8',
+      maxBuffer: 16 * MB,
+    }
+  );
   return JSON.parse(out.trim().split('\n').pop()!) as Record<string, number>;
 }
 
@@ -220,7 +229,9 @@ function main(): void {
     const median = (k: string): number => runs.map((r) => r[k]!).sort((a, b) => a - b)[1]!;
     startup[lib] = { startupMs: median('startupMs'), heapMB: median('heapMB'), rssMB: median('rssMB') };
     corpus[lib] = spawn(lib, 'corpus', inputFile);
-    console.error(`${lib}: startup ${startup[lib].startupMs!.toFixed(0)} ms, corpus ${corpus[lib].mbPerS!.toFixed(2)} MB/s`);
+    console.error(
+      `${lib}: startup ${startup[lib].startupMs!.toFixed(0)} ms, corpus ${corpus[lib].mbPerS!.toFixed(2)} MB/s`
+    );
   }
 
   const worst: Record<string, Record<string, ReturnType<typeof worstCase>>> = {};
@@ -228,7 +239,11 @@ function main(): void {
     const pathological = name !== 'minified JSON';
     worst[name] = {
       ours: worstCase('ours', name, [256 * 1024, 512 * 1024, MB]),
-      'gpt-tokenizer': worstCase('gpt-tokenizer', name, pathological ? [8192, 16384, 32768] : [256 * 1024, 512 * 1024, MB]),
+      'gpt-tokenizer': worstCase(
+        'gpt-tokenizer',
+        name,
+        pathological ? [8192, 16384, 32768] : [256 * 1024, 512 * 1024, MB]
+      ),
       'js-tiktoken': worstCase('js-tiktoken', name, pathological ? [2048, 4096, 8192] : [256 * 1024, MB]),
     };
     console.error(`${name}: ours ${worst[name].ours!.ms1MB.toFixed(0)} ms / MB`);
@@ -243,7 +258,8 @@ function main(): void {
     corpus,
     throughputRatioVsGptTokenizer: ratio,
     worst,
-    identicalCorpusTokens: corpus.ours!.tokens === corpus['gpt-tokenizer']!.tokens && corpus.ours!.tokens === corpus['js-tiktoken']!.tokens,
+    identicalCorpusTokens:
+      corpus.ours!.tokens === corpus['gpt-tokenizer']!.tokens && corpus.ours!.tokens === corpus['js-tiktoken']!.tokens,
     benchSeconds: (now() - started) / 1000,
   };
   mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
@@ -288,7 +304,9 @@ function markdown(r: {
     const o = w.ours!.points;
     const other = (l: Lib): string => {
       const x = w[l]!;
-      const pts = x.points.map((p) => `${p.chars >= 1024 ? p.chars / 1024 + ' KB' : p.chars}: ${f(p.ms, 0)}`).join(', ');
+      const pts = x.points
+        .map((p) => `${p.chars >= 1024 ? p.chars / 1024 + ' KB' : p.chars}: ${f(p.ms, 0)}`)
+        .join(', ');
       return `${x.measured ? '' : '~'}${f(x.ms1MB, 0)} at 1 MB (${pts})`;
     };
     lines.push(

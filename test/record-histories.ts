@@ -52,7 +52,9 @@ async function main(): Promise<void> {
 
       for (const workflowId of ids) {
         let run = 0;
-        for await (const { history } of env.client.workflow.list({ query: `WorkflowId = '${workflowId}'` }).intoHistories()) {
+        for await (const { history } of env.client.workflow
+          .list({ query: `WorkflowId = '${workflowId}'` })
+          .intoHistories()) {
           const name = `${workflowId.replace(/-\d+-\d+-[a-z0-9]+$/, '')}-run${++run}.bin`;
           writeFileSync(join(__dirname, 'histories', name), temporal.api.history.v1.History.encode(history!).finish());
           console.log(`saved ${name}`);

@@ -39,20 +39,25 @@ export const INVALID_COUNT_INPUT = 'InvalidCountTokensInput';
 
 /**
  * Builds the activity.
- * @param deps.counterFor counter per model. @default one createTokenCounter({ model }) per model, kept for the process
+ * @param deps.counterFor creates the counter for a model (called once per model). @default createTokenCounter({ model })
  * @returns `countTokens`, which throws a non-retryable ApplicationFailure of type {@link INVALID_COUNT_INPUT} naming
  *   the offending field when the input is malformed.
  */
-export function createCountTokensActivity(deps: { counterFor?(model: string): TokenCounter } = {}): CountTokensActivity {
+export function createCountTokensActivity(
+  deps: { counterFor?(model: string): TokenCounter } = {}
+): CountTokensActivity {
+  // One counter per model for the life of the worker: its per-message cache is what makes a turn O(new bytes).
   const counters = new Map<string, TokenCounter>();
-  const counterFor =
-    deps.counterFor ??
-    ((model: string): TokenCounter => {
-      let counter = counters.get(model);
-      if (!counter) counters.set(model, (counter = createTokenCounter({ model })));
-      return counter;
-    });
+  const create = (model: string): TokenCounter =>
+    deps.counterFor ? deps.counterFor(model) : createTokenCounter({ model });
+  const counterFor = (model: string): TokenCounter => {
+    let counter = counters.get(model);
+    if (!counter) counters.set(model, (counter = create(model)));
+    return counter;
+  };
 
+  // Async only because activities return promises; the work is synchronous CPU.
+  // eslint-disable-next-line @typescript-eslint/require-await
   return async function countTokens(input: CountTokensInput): Promise<CountTokensResult> {
     validate(input);
     const counter = counterFor(input.model);

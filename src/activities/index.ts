@@ -60,12 +60,27 @@ export function createActivities(deps: ActivityDeps) {
   });
 
   /** Clips `raw` (archive message `seq`) when it is over the clip share of the budget. */
-  const clip = (input: { conversationId: string; format: IngestInput['format']; model: string; budget: number }, raw: unknown, seq: number, tokens: number) => {
+  const clip = (
+    input: { conversationId: string; format: IngestInput['format']; model: string; budget: number },
+    raw: unknown,
+    seq: number,
+    tokens: number
+  ) => {
     const adapter = adapterFor(input.format);
     const item = adapter.toItem(raw, 0);
-    const clipped = clipItem(item, tokens, Math.floor(CLIP_RATIO * input.budget), archiveRef(input.conversationId, seq), adapter);
+    const clipped = clipItem(
+      item,
+      tokens,
+      Math.floor(CLIP_RATIO * input.budget),
+      archiveRef(input.conversationId, seq),
+      adapter
+    );
     if (!clipped) return undefined;
-    return { raw: clipped.raw, tokens: counterFor(input.model).countMessage(clipped.raw, input.format), cutChars: clipped.cutChars };
+    return {
+      raw: clipped.raw,
+      tokens: counterFor(input.model).countMessage(clipped.raw, input.format),
+      cutChars: clipped.cutChars,
+    };
   };
 
   return {
@@ -126,8 +141,15 @@ export function createActivities(deps: ActivityDeps) {
         attempts: result.attempts,
       };
       if (!result.ok) return { ok: false, error: { kind: result.kind, message: result.message }, ...common };
-      const summary = result.items ? { kind: 'items' as const, items: result.items } : { kind: 'text' as const, text: result.text ?? '' };
-      return { ok: true, summary, identifiers: { kept: result.retention.kept, total: result.retention.total }, ...common };
+      const summary = result.items
+        ? { kind: 'items' as const, items: result.items }
+        : { kind: 'text' as const, text: result.text ?? '' };
+      return {
+        ok: true,
+        summary,
+        identifiers: { kept: result.retention.kept, total: result.retention.total },
+        ...common,
+      };
     },
 
     /** Writes a fold record to the archive (idempotent by its number), for `durable-compaction inspect`. */

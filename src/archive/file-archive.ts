@@ -38,11 +38,14 @@ export class FileArchive implements ConversationArchive {
         lead = endsTorn(file) ? '\n' : '';
       }
       if (startSeq > last + 1) {
-        throw new ArchiveError(`archive of ${conversationId} ends at seq ${last}; cannot append seq ${startSeq} (a gap)`);
+        throw new ArchiveError(
+          `archive of ${conversationId} ends at seq ${last}; cannot append seq ${startSeq} (a gap)`
+        );
       }
       const fresh = messages.slice(last + 1 - startSeq);
       if (fresh.length > 0) {
-        const lines = lead + fresh.map((message, i) => JSON.stringify({ seq: last + 1 + i, message })).join('\n') + '\n';
+        const lines =
+          lead + fresh.map((message, i) => JSON.stringify({ seq: last + 1 + i, message })).join('\n') + '\n';
         await appendFile(file, lines, 'utf8');
       }
       this.lastSeq.set(conversationId, Math.max(last, startSeq + messages.length - 1));
@@ -64,7 +67,8 @@ export class FileArchive implements ConversationArchive {
 
   async readAll(conversationId: string): Promise<ArchivedMessage[]> {
     const out: ArchivedMessage[] = [];
-    for await (const entry of readLines<ArchivedMessage>(`${this.stem(conversationId)}.messages.jsonl`)) out.push(entry);
+    for await (const entry of readLines<ArchivedMessage>(`${this.stem(conversationId)}.messages.jsonl`))
+      out.push(entry);
     return out;
   }
 
@@ -91,7 +95,10 @@ export class FileArchive implements ConversationArchive {
   private async serial(conversationId: string, fn: () => Promise<void>): Promise<void> {
     const before = this.locks.get(conversationId) ?? Promise.resolve();
     const run = before.then(fn, fn);
-    this.locks.set(conversationId, run.catch(() => {}));
+    this.locks.set(
+      conversationId,
+      run.catch(() => {})
+    );
     await run;
   }
 }

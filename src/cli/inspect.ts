@@ -14,7 +14,8 @@ export async function runInspect(args: string[], io: CliIO): Promise<number> {
   const dataDir = flags.get('data') ?? process.env.DATA_DIR ?? '.data';
   const archive = new FileArchive(resolve(join(dataDir, 'archive')));
   const messages = await archive.readAll(conversationId);
-  if (messages.length === 0) throw new CliUsageError(`no archived messages for conversation '${conversationId}' in ${dataDir}/archive`);
+  if (messages.length === 0)
+    throw new CliUsageError(`no archived messages for conversation '${conversationId}' in ${dataDir}/archive`);
   const folds = await archive.folds(conversationId);
   io.stdout(
     JSON.stringify({

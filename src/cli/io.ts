@@ -15,7 +15,10 @@ export class CliUsageError extends Error {
  * Parses `--flag value` pairs and positional arguments.
  * @throws CliUsageError on an unknown flag or a flag without a value.
  */
-export function parseFlags(args: string[], known: readonly string[]): { flags: Map<string, string>; positional: string[] } {
+export function parseFlags(
+  args: string[],
+  known: readonly string[]
+): { flags: Map<string, string>; positional: string[] } {
   const flags = new Map<string, string>();
   const positional: string[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -26,7 +29,8 @@ export function parseFlags(args: string[], known: readonly string[]): { flags: M
     }
     const eq = arg.indexOf('=');
     const name = arg.slice(2, eq === -1 ? undefined : eq);
-    if (!known.includes(name)) throw new CliUsageError(`unknown option --${name} (known: ${known.map((k) => '--' + k).join(', ')})`);
+    if (!known.includes(name))
+      throw new CliUsageError(`unknown option --${name} (known: ${known.map((k) => '--' + k).join(', ')})`);
     const value = eq === -1 ? args[++i] : arg.slice(eq + 1);
     if (value === undefined || value === '') throw new CliUsageError(`option --${name} needs a value`);
     flags.set(name, value);
@@ -52,6 +56,7 @@ export function readJsonArray(file: string | undefined): unknown[] {
   } catch (err) {
     throw new CliUsageError(`${file} is not valid JSON: ${(err as Error).message}`);
   }
-  if (!Array.isArray(value)) throw new CliUsageError(`${file} must hold a JSON array of messages, found ${typeof value}`);
+  if (!Array.isArray(value))
+    throw new CliUsageError(`${file} must hold a JSON array of messages, found ${typeof value}`);
   return value;
 }

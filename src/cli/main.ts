@@ -2,16 +2,14 @@
  * `durable-compaction <command> …`: the JSON-in, JSON-out command-line front. Each command lives in its own module
  * and returns the process exit code (0 ok, 2 bad input, 1 anything else).
  */
+import { runCount } from './count';
+import { runInspect } from './inspect';
 import { CliUsageError, type CliIO } from './io';
+import { runPlan } from './plan';
 
 type Command = (args: string[], io: CliIO) => Promise<number>;
 
-// Loaded on demand so `count` does not pay for the archive, nor `inspect` for the tokenizer.
-const commands: Record<string, () => Command> = {
-  plan: () => (require('./plan') as typeof import('./plan')).runPlan,
-  count: () => (require('./count') as typeof import('./count')).runCount,
-  inspect: () => (require('./inspect') as typeof import('./inspect')).runInspect,
-};
+const commands: Record<string, Command> = { plan: runPlan, count: runCount, inspect: runInspect };
 
 const usage = `usage: durable-compaction <command> [options] FILE
 commands:
@@ -26,13 +24,13 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     io.stdout(usage);
     return name === undefined ? 2 : 0;
   }
-  const load = commands[name];
-  if (!load) {
+  const command = commands[name];
+  if (!command) {
     io.stderr(`durable-compaction: unknown command '${name}'\n${usage}`);
     return 2;
   }
   try {
-    return await load()(rest, io);
+    return await command(rest, io);
   } catch (err) {
     if (err instanceof CliUsageError) {
       io.stderr(`durable-compaction ${name}: ${err.message}`);

@@ -3,7 +3,12 @@
  * small patches `prepare` returns, and re-reads the context by query (not recorded in history) only when its mirror
  * is stale. The caller never needs to know whether the workflow exists: the first call starts it.
  */
-import { WithStartWorkflowOperation, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
+import {
+  WithStartWorkflowOperation,
+  WorkflowNotFoundError,
+  type Client,
+  type WorkflowHandle,
+} from '@temporalio/client';
 import type { FoldRecord } from '../core/fold/fold-record';
 import { prepareForSend } from '../core/messages/send';
 import type { Usage } from '../core/messages/types';
@@ -70,7 +75,10 @@ export class ConversationClient {
    * @param opts.usage the provider's usage for the previous context this client sent, to calibrate the estimate.
    * @throws WorkflowUpdateFailedError wrapping an ApplicationFailure that names a bad message; nothing is stored.
    */
-  async prepare(newMessages: unknown[], opts: { usage?: Pick<Usage, 'inputTokens'> & Partial<Usage> } = {}): Promise<Prepared> {
+  async prepare(
+    newMessages: unknown[],
+    opts: { usage?: Pick<Usage, 'inputTokens'> & Partial<Usage> } = {}
+  ): Promise<Prepared> {
     const result = await this.send(prepareUpdate, newMessages, opts.usage);
     this.sentVersion = result.version;
     const settings = await this.settingsForSend();
@@ -84,8 +92,8 @@ export class ConversationClient {
     };
   }
 
-  /** Appends the model's output (or any messages) without deciding about a fold. */
-  async record(messages: unknown[] | unknown): Promise<void> {
+  /** Appends the model's output — one message or an array of them — without deciding about a fold. */
+  async record(messages: unknown): Promise<void> {
     await this.send(appendUpdate, Array.isArray(messages) ? messages : [messages], undefined);
   }
 
@@ -150,7 +158,7 @@ export class ConversationClient {
   }
 
   private async send(
-    update: typeof prepareUpdate | typeof appendUpdate,
+    update: typeof prepareUpdate,
     messages: unknown[],
     usage: (Pick<Usage, 'inputTokens'> & Partial<Usage>) | undefined
   ): Promise<PrepareResult> {

@@ -8,7 +8,11 @@ import type { Config } from './schema';
  * @returns options for `NativeConnection.connect` (the client's `Connection.connect` takes the same fields).
  * @throws Error naming the file when a configured certificate or key cannot be read.
  */
-export function connectionOptions(config: Config, address: string, env: NodeJS.ProcessEnv = process.env): NativeConnectionOptions {
+export function connectionOptions(
+  config: Config,
+  address: string,
+  env: NodeJS.ProcessEnv = process.env
+): NativeConnectionOptions {
   const t = config.temporal;
   const apiKey = env[t.apiKeyEnv] || undefined;
   const read = (path: string, what: string): Buffer => {
@@ -30,9 +34,16 @@ export function connectionOptions(config: Config, address: string, env: NodeJS.P
       ? {
           tls: {
             ...(t.tlsServerName !== '' ? { serverNameOverride: t.tlsServerName } : {}),
-            ...(t.tlsServerRootCaCertPath !== '' ? { serverRootCACertificate: read(t.tlsServerRootCaCertPath, 'the server CA certificate') } : {}),
+            ...(t.tlsServerRootCaCertPath !== ''
+              ? { serverRootCACertificate: read(t.tlsServerRootCaCertPath, 'the server CA certificate') }
+              : {}),
             ...(mtls
-              ? { clientCertPair: { crt: read(t.tlsClientCertPath, 'the client certificate'), key: read(t.tlsClientKeyPath, 'the client key') } }
+              ? {
+                  clientCertPair: {
+                    crt: read(t.tlsClientCertPath, 'the client certificate'),
+                    key: read(t.tlsClientKeyPath, 'the client key'),
+                  },
+                }
               : {}),
           },
         }

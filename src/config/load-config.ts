@@ -12,7 +12,10 @@ export class ConfigError extends Error {
  * @returns the full configuration, every key present.
  * @throws ConfigError naming the key on an unknown key, a wrong type or a value out of range.
  */
-export function loadConfig(path = process.env.DC_CONFIG ?? 'temporal.yaml', env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(
+  path = process.env.DC_CONFIG ?? 'temporal.yaml',
+  env: NodeJS.ProcessEnv = process.env
+): Config {
   let file: unknown = {};
   if (existsSync(path)) {
     try {
@@ -26,7 +29,8 @@ export function loadConfig(path = process.env.DC_CONFIG ?? 'temporal.yaml', env:
   if (!isRecord(file)) throw new ConfigError(`${path}: the top level must be a mapping of sections`);
   const out: Record<string, Record<string, unknown>> = {};
   for (const key of Object.keys(file)) {
-    if (!(key in schema)) throw new ConfigError(`${path}: unknown section '${key}' (known: ${Object.keys(schema).join(', ')})`);
+    if (!(key in schema))
+      throw new ConfigError(`${path}: unknown section '${key}' (known: ${Object.keys(schema).join(', ')})`);
   }
   for (const [section, settings] of Object.entries(schema) as [string, Record<string, Setting>][]) {
     const given = file[section] ?? {};

@@ -59,21 +59,37 @@ export async function ensureDevServer(opts: DevServerOptions): Promise<DevServer
   const cli = resolve(opts.cliPath);
   if (!existsSync(cli)) {
     releaseLock(lock);
-    throw new DevServerError(`Temporal CLI not found at ${cli}: run 'bash scripts/setup.sh' (or set TEMPORAL_CLI_PATH)`);
+    throw new DevServerError(
+      `Temporal CLI not found at ${cli}: run 'bash scripts/setup.sh' (or set TEMPORAL_CLI_PATH)`
+    );
   }
   const args = [
-    'server', 'start-dev',
-    '--ip', opts.ip, '--port', String(opts.port), '--ui-port', String(opts.uiPort),
-    '--namespace', opts.namespace,
-    '--db-filename', join(dataDir, 'temporal.db'),
-    '--log-level', opts.logLevel,
-    '--dynamic-config-value', 'frontend.enableServerVersionCheck=false',
-    '--dynamic-config-value', 'frontend.enableUpdateWorkflowExecution=true',
-    '--dynamic-config-value', 'frontend.enableExecuteMultiOperation=true',
+    'server',
+    'start-dev',
+    '--ip',
+    opts.ip,
+    '--port',
+    String(opts.port),
+    '--ui-port',
+    String(opts.uiPort),
+    '--namespace',
+    opts.namespace,
+    '--db-filename',
+    join(dataDir, 'temporal.db'),
+    '--log-level',
+    opts.logLevel,
+    '--dynamic-config-value',
+    'frontend.enableServerVersionCheck=false',
+    '--dynamic-config-value',
+    'frontend.enableUpdateWorkflowExecution=true',
+    '--dynamic-config-value',
+    'frontend.enableExecuteMultiOperation=true',
   ];
   const log = openSync(join(dataDir, 'temporal-server.log'), 'a');
   const watchdog = join(__dirname, '..', '..', 'scripts', 'dev-server-watchdog.sh');
-  const child: ChildProcess = spawn('bash', [watchdog, String(process.pid), cli, ...args], { stdio: ['ignore', log, log] });
+  const child: ChildProcess = spawn('bash', [watchdog, String(process.pid), cli, ...args], {
+    stdio: ['ignore', log, log],
+  });
   closeSync(log);
   let exited = false;
   child.once('exit', () => (exited = true));

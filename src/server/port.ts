@@ -18,7 +18,12 @@ export function isListening(host: string, port: number, timeoutMs = 500): Promis
  * Polls until host:port accepts connections.
  * @throws Error naming the address when it is not up within `timeoutMs`.
  */
-export async function waitForPort(host: string, port: number, timeoutMs: number, isAlive: () => boolean = () => true): Promise<void> {
+export async function waitForPort(
+  host: string,
+  port: number,
+  timeoutMs: number,
+  isAlive: () => boolean = () => true
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await isListening(host, port)) return;

@@ -29,7 +29,8 @@ const ASCII_GROUPS = (() => {
   for (let c = 0; c < 128; c++) {
     const ch = String.fromCharCode(c);
     if (/[A-Za-z]/.test(ch)) table[c] = LETTER;
-    else if (/[0-9]/.test(ch)) table[c] = 0; // digit pieces are at most 3 long, and no other piece holds digits
+    else if (/[0-9]/.test(ch))
+      table[c] = 0; // digit pieces are at most 3 long, and no other piece holds digits
     else if (ch === '\r' || ch === '\n') table[c] = SPACE | NEWLINE_SLASH;
     else if (/\s/.test(ch)) table[c] = SPACE;
     else if (ch === '/') table[c] = PUNCT | NEWLINE_SLASH;
@@ -57,23 +58,37 @@ function groupsOf(code: number): number {
   return LETTER | PUNCT;
 }
 
+// A run longer than MAX_RUN covers at least one whole aligned block of BLOCK chars (2 * BLOCK - 1 <= MAX_RUN + 1),
+// so only blocks whose chars all share a group need a closer look. In ordinary text a block stops sharing a group
+// within a few chars, so the scan reads a fraction of the text.
+const BLOCK = 64;
+const ALL_GROUPS = LETTER | PUNCT | SPACE | NEWLINE_SLASH;
+
 /**
- * Linear scan: false when every pre-token of `text` is provably shorter than {@link LONG_PIECE}.
+ * Sub-linear scan in practice, linear at worst: false when every pre-token of `text` is provably shorter than
+ * {@link LONG_PIECE}.
  * @returns true when some run of one character group exceeds the bound (a long piece may exist).
  */
 export function mayHaveLongPiece(text: string): boolean {
-  if (text.length < LONG_PIECE) return false;
-  let letters = 0;
-  let punct = 0;
-  let space = 0;
-  let tail = 0;
-  for (let i = 0; i < text.length; i++) {
-    const g = groupsOf(text.charCodeAt(i));
-    letters = g & LETTER ? letters + 1 : 0;
-    punct = g & PUNCT ? punct + 1 : 0;
-    space = g & SPACE ? space + 1 : 0;
-    tail = g & NEWLINE_SLASH ? tail + 1 : 0;
-    if (letters > MAX_RUN || punct > MAX_RUN || space > MAX_RUN || tail > MAX_RUN) return true;
+  const n = text.length;
+  if (n < LONG_PIECE) return false;
+  for (let start = 0; start + BLOCK <= n; start += BLOCK) {
+    let common = ALL_GROUPS;
+    for (let i = start; i < start + BLOCK && common !== 0; i++) common &= groupsOf(text.charCodeAt(i));
+    if (common !== 0 && longRunAround(text, start, common)) return true;
+  }
+  return false;
+}
+
+/** Measures the full run of each group shared by the block at `start`; true when one exceeds MAX_RUN. */
+function longRunAround(text: string, start: number, groups: number): boolean {
+  for (const g of [LETTER, PUNCT, SPACE, NEWLINE_SLASH]) {
+    if ((groups & g) === 0) continue;
+    let lo = start;
+    while (lo > 0 && (groupsOf(text.charCodeAt(lo - 1)) & g) !== 0) lo--;
+    let hi = start + BLOCK;
+    while (hi < text.length && (groupsOf(text.charCodeAt(hi)) & g) !== 0) hi++;
+    if (hi - lo > MAX_RUN) return true;
   }
   return false;
 }

@@ -59,12 +59,13 @@ export function createTokenCounter(options: TokenCounterOptions): CachingTokenCo
   const toolConstants = encoding === 'cl100k_base' ? TOOL_CONSTANTS_CL100K : TOOL_CONSTANTS_O200K;
 
   const countMessage = (message: unknown, format: MessageFormat): number => {
-    const key = messageKey(format, message);
-    const hit = cache.get(key);
+    // No hashing at all when caching is off (cacheSize 0).
+    const key = cache.capacity > 0 ? messageKey(format, message) : undefined;
+    const hit = key === undefined ? undefined : cache.get(key);
     if (hit !== undefined) return hit;
     const price = priceMessage(message, format, raw);
     const n = scale(price.envelope + price.role + price.body);
-    cache.set(key, n);
+    if (key !== undefined) cache.set(key, n);
     return n;
   };
 

@@ -14,7 +14,8 @@ export class LruCache<V> {
    * @throws RangeError when capacity is negative or not an integer.
    */
   constructor(readonly capacity: number) {
-    if (!Number.isInteger(capacity) || capacity < 0) throw new RangeError(`cache size must be an integer >= 0, got ${capacity}`);
+    if (!Number.isInteger(capacity) || capacity < 0)
+      throw new RangeError(`cache size must be an integer >= 0, got ${capacity}`);
   }
 
   /** Entries held now (never above `capacity`). */

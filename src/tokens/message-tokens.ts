@@ -55,7 +55,8 @@ function priceContent(content: unknown, count: TextCount): number {
   for (const part of content) {
     if (typeof part === 'string') total += count(part);
     else if (!isObj(part)) total += count(json(part));
-    else if (typeof part.text === 'string') total += count(part.text); // text, input_text, output_text, …
+    else if (typeof part.text === 'string')
+      total += count(part.text); // text, input_text, output_text, …
     else if (typeof part.refusal === 'string') total += count(part.refusal);
     else if (part.type === 'image_url' || part.type === 'input_image') total += IMAGE_TOKENS;
     else total += count(json(part));
@@ -78,7 +79,8 @@ function priceChat(m: Obj, count: TextCount): MessagePrice {
       body += fn ? count(str(fn.name) ?? '') + count(json(fn.arguments ?? fn.input ?? '')) : count(json(call));
     });
   }
-  if (isObj(m.function_call)) body += count(str(m.function_call.name) ?? '') + count(json(m.function_call.arguments ?? ''));
+  if (isObj(m.function_call))
+    body += count(str(m.function_call.name) ?? '') + count(json(m.function_call.arguments ?? ''));
   return { envelope: TOKENS_PER_MESSAGE + (name === undefined ? 0 : TOKENS_PER_NAME), role: count(role), body };
 }
 
@@ -122,7 +124,8 @@ function priceResponsesItem(item: Obj, count: TextCount): MessagePrice {
 function priceS0(m: Obj, count: TextCount): MessagePrice {
   const type = str(m.type);
   if (type === undefined) throw new TokenInputError(`s0 message needs a string 'type'`);
-  if (m.text !== undefined && typeof m.text !== 'string') throw new TokenInputError(`s0 message 'text' must be a string`);
+  if (m.text !== undefined && typeof m.text !== 'string')
+    throw new TokenInputError(`s0 message 'text' must be a string`);
   let body = count(str(m.text) ?? '');
   if (m.payload !== undefined && m.payload !== null) body += count(json(m.payload));
   if (m.meta !== undefined && m.meta !== null) body += count(json(m.meta));

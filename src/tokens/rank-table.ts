@@ -8,6 +8,7 @@
 /** One rank file entry as `gpt-tokenizer/bpeRanks/*` stores it: a UTF-8-safe token string or its raw bytes. */
 export type RankEntry = string | number[];
 
+// eslint-disable-next-line no-control-regex -- the ASCII range starts at NUL on purpose
 const ASCII = /^[\x00-\x7f]*$/;
 const NO_MERGE = -1;
 const EMPTY = -2;
@@ -51,7 +52,7 @@ export class RankTable {
    * @param bytes the piece; @param start..end the two parts' byte range in it.
    */
   pairRank(a: number, b: number, bytes: string, start: number, end: number): number {
-    const slot = (Math.imul(a ^ Math.imul(b, 0x85ebca6b), 0x9e3779b1) >>> (32 - PAIR_CACHE_BITS));
+    const slot = Math.imul(a ^ Math.imul(b, 0x85ebca6b), 0x9e3779b1) >>> (32 - PAIR_CACHE_BITS);
     if (this.left[slot] === a && this.right[slot] === b) return this.merged[slot]!;
     const rank = this.byBytes.get(bytes.slice(start, end)) ?? NO_MERGE;
     this.left[slot] = a;

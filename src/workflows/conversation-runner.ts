@@ -18,10 +18,18 @@ import type { Transcript } from '../core/messages/types';
 import { applyCalibration, dropAnchor, recordUsage, type Calibration } from '../core/calibration';
 import { recordFailure, shouldBackOff, type BackoffMemory } from '../core/fold/backoff';
 import { prefixHash } from '../core/hash';
-import { AppendRejected, ConversationState } from './conversation-state';
+import type { ConversationState } from './conversation-state';
+import { AppendRejected } from './conversation-state';
 import type { AppendInput, ConversationStateView, PrepareResult, RewindResult } from './definitions';
 import { Mutex } from './mutex';
-import { mergeSettings, planOptions, SettingsError, type ConversationSettings, type RunLimits, type SettingsPatch } from './settings';
+import {
+  mergeSettings,
+  planOptions,
+  SettingsError,
+  type ConversationSettings,
+  type RunLimits,
+  type SettingsPatch,
+} from './settings';
 
 const local = proxyLocalActivities<Activities>({
   startToCloseTimeout: '30 seconds',
@@ -32,7 +40,8 @@ const local = proxyLocalActivities<Activities>({
 function rejected(err: unknown): ApplicationFailure {
   if (err instanceof ApplicationFailure) return err;
   const message = err instanceof Error ? err.message : String(err);
-  const type = err instanceof AppendRejected ? 'InvalidAppend' : err instanceof SettingsError ? 'InvalidSettings' : 'Rejected';
+  const type =
+    err instanceof AppendRejected ? 'InvalidAppend' : err instanceof SettingsError ? 'InvalidSettings' : 'Rejected';
   return ApplicationFailure.create({ message, type, nonRetryable: true });
 }
 
@@ -121,7 +130,7 @@ export class ConversationRunner {
 
   async rewind(): Promise<RewindResult> {
     this.runUpdates++;
-    return this.mutex.run(async () => {
+    return this.mutex.run(() => {
       try {
         const removed = this.state.rewind();
         this.state.s.calibration = dropAnchor(this.state.s.calibration as Calibration | null);
@@ -134,7 +143,7 @@ export class ConversationRunner {
 
   async clear(): Promise<{ version: number }> {
     this.runUpdates++;
-    return this.mutex.run(async () => {
+    return this.mutex.run(() => {
       try {
         this.state.clear();
         this.state.s.calibration = dropAnchor(this.state.s.calibration as Calibration | null);
@@ -169,7 +178,7 @@ export class ConversationRunner {
 
   async close(): Promise<{ version: number }> {
     this.runUpdates++;
-    return this.mutex.run(async () => {
+    return this.mutex.run(() => {
       this.state.s.closed = true;
       return { version: this.state.s.version };
     });
@@ -264,7 +273,13 @@ export class ConversationRunner {
     await local.recordFold({ conversationId: s.conversationId, record });
     return {
       decision: `truncated: ${plan.reason}`,
-      fold: { ok: true, number, reason: plan.reason, tokensBefore: estimate, tokensAfter: record.tokensAfter ?? estimate },
+      fold: {
+        ok: true,
+        number,
+        reason: plan.reason,
+        tokensBefore: estimate,
+        tokensAfter: record.tokensAfter ?? estimate,
+      },
     };
   }
 
@@ -287,7 +302,16 @@ export class ConversationRunner {
     const backoff = s.backoff as BackoffMemory | null;
     // The growth margin is S2's default keep (4 items), not this plan's tail: the auto policy may move its cut by a
     // whole turn when one short message arrives, which says nothing about whether the same summary would now work.
-    if (backoff && shouldBackOff(backoff, { raws, split: plan.split, tokens: estimate, budget: s.settings.budget, keep: BACKOFF_ITEMS })) {
+    if (
+      backoff &&
+      shouldBackOff(backoff, {
+        raws,
+        split: plan.split,
+        tokens: estimate,
+        budget: s.settings.budget,
+        keep: BACKOFF_ITEMS,
+      })
+    ) {
       return { decision: `backing off: the fold of this prefix failed before (${plan.reason})` };
     }
     const number = ++s.foldCount;
@@ -299,7 +323,20 @@ export class ConversationRunner {
     });
     const foldedTokens = plan.summarize.reduce((sum, i) => sum + (s.live[i]?.tokens ?? 0), 0);
     const archived = plan.summarize.map((i) => s.live[i]!.seq).filter((q): q is number => q !== null);
-    const base: Omit<FoldRecord, 'ok' | 'output' | 'tokensAfter' | 'error' | 'finishedAt' | 'usage' | 'responseId' | 'outputTypes' | 'attempts' | 'identifiers' | 'firstKept'> = {
+    const base: Omit<
+      FoldRecord,
+      | 'ok'
+      | 'output'
+      | 'tokensAfter'
+      | 'error'
+      | 'finishedAt'
+      | 'usage'
+      | 'responseId'
+      | 'outputTypes'
+      | 'attempts'
+      | 'identifiers'
+      | 'firstKept'
+    > = {
       number,
       split: plan.split,
       droppedCount: 0,
@@ -336,7 +373,8 @@ export class ConversationRunner {
         const inserted = this.state.commitFold(transcript, plan, result.summary, [], number);
         const counted2 = await local.countTokens({ model: s.settings.model, format: s.format, messages: inserted });
         let k = 0;
-        for (const e of s.live) if (e.seq === null && e.uid.startsWith(`s${number}.`)) e.tokens = counted2.counts[k++] ?? 0;
+        for (const e of s.live)
+          if (e.seq === null && e.uid.startsWith(`s${number}.`)) e.tokens = counted2.counts[k++] ?? 0;
         s.backoff = null;
         // The last reported context is no longer a prefix of this one: keep the ratio, forget the anchor.
         s.calibration = dropAnchor(s.calibration as Calibration | null);
@@ -359,11 +397,26 @@ export class ConversationRunner {
         };
       } else {
         s.backoff = recordFailure({ raws, split: plan.split, tokens: estimate });
-        record = { ...base, ...common, ok: false, output: null, tokensAfter: null, error: result.error, identifiers: null, firstKept: null, finishedAt: Date.now() };
+        record = {
+          ...base,
+          ...common,
+          ok: false,
+          output: null,
+          tokensAfter: null,
+          error: result.error,
+          identifiers: null,
+          firstKept: null,
+          finishedAt: Date.now(),
+        };
       }
     } catch (err) {
       // The summarizer's provider refused (4xx) or kept failing past the retry policy: send unfolded, back off.
-      const message = err instanceof ActivityFailure && err.cause ? err.cause.message : err instanceof Error ? err.message : String(err);
+      const message =
+        err instanceof ActivityFailure && err.cause
+          ? err.cause.message
+          : err instanceof Error
+            ? err.message
+            : String(err);
       s.backoff = recordFailure({ raws, split: plan.split, tokens: estimate });
       s.lastError = { at: Date.now(), message: `fold ${number} failed: ${message}` };
       record = {

@@ -164,7 +164,9 @@ export class ConversationState {
         if (err instanceof TranscriptValidationError) {
           const at = err.index - this.s.live.length;
           throw new AppendRejected(
-            at >= 0 ? `message ${at} of this append: ${err.problem}` : `the append breaks the conversation: ${err.message}`
+            at >= 0
+              ? `message ${at} of this append: ${err.problem}`
+              : `the append breaks the conversation: ${err.message}`
           );
         }
         throw new AppendRejected(String(err));

@@ -19,7 +19,7 @@ import {
   type ConversationInput,
   type ConversationStateView,
 } from './definitions';
-import { defaultLimits, defaultSettings, mergeLimits, mergeSettings } from './settings';
+import { defaultLimits, defaultSettings, mergeLimits, mergeSettings, type SettingsPatch } from './settings';
 
 /**
  * Runs one conversation until `close`, continuing-as-new when Temporal suggests it, after a fold once history has
@@ -45,7 +45,9 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   setHandler(appendSignal, (i) => runner.appendSignal(i));
   setHandler(rewindUpdate, () => runner.rewind());
   setHandler(clearUpdate, () => runner.clear());
-  setHandler(configureUpdate, (p) => runner.configure(p), { validator: (p) => runner.validateConfigure(p) });
+  setHandler(configureUpdate, (p) => runner.configure(p), {
+    validator: (p: SettingsPatch) => runner.validateConfigure(p),
+  });
   setHandler(closeUpdate, () => runner.close());
   setHandler(contextQuery, () => state.snapshot(runner.estimate()));
   setHandler(stateQuery, () => runner.view());

@@ -15,7 +15,7 @@ export class Mutex {
   }
 
   /** Runs `fn` once every earlier caller has finished. @returns what `fn` returns. */
-  async run<T>(fn: () => Promise<T>): Promise<T> {
+  async run<T>(fn: () => T | Promise<T>): Promise<T> {
     const ticket = this.issued++;
     await condition(() => this.serving === ticket);
     try {

@@ -49,7 +49,8 @@ export function applyPatch(base: readonly unknown[], patch: ContextPatch): unkno
   for (const segment of patch.segments) {
     if ('copy' in segment) {
       const [from, to] = segment.copy;
-      if (from < 0 || to > base.length || from > to) throw new RangeError(`patch copies [${from}, ${to}) of ${base.length} messages`);
+      if (from < 0 || to > base.length || from > to)
+        throw new RangeError(`patch copies [${from}, ${to}) of ${base.length} messages`);
       for (let i = from; i < to; i++) out.push(base[i]);
     } else {
       out.push(...segment.insert);

@@ -89,7 +89,9 @@ export const defaultLimits: RunLimits = {
 };
 
 /** A partial update of the settings (the `configure` update and the start input). */
-export type SettingsPatch = Partial<Omit<ConversationSettings, 'summarizer'>> & { summarizer?: Partial<SummarizerSettings> };
+export type SettingsPatch = Partial<Omit<ConversationSettings, 'summarizer'>> & {
+  summarizer?: Partial<SummarizerSettings>;
+};
 
 /** The options `planFold` gets for these settings. */
 export function planOptions(settings: ConversationSettings): CompactionOptions {
@@ -114,26 +116,32 @@ export function mergeSettings(base: ConversationSettings, patch: unknown): Conve
   if (p.budget !== undefined) out.budget = integer(p.budget, 'budget', 256, 10_000_000);
   if (p.triggerRatio !== undefined) out.triggerRatio = ratio(p.triggerRatio, 'triggerRatio');
   if (p.policy !== undefined) out.policy = oneOf(p.policy, 'policy', policies) as KeepPolicy;
-  if (p.maxMessageBytes !== undefined) out.maxMessageBytes = integer(p.maxMessageBytes, 'maxMessageBytes', 1024, 1_572_864);
-  if (p.unanswered !== undefined) out.unanswered = oneOf(p.unanswered, 'unanswered', ['error', 'synthesize']) as 'error' | 'synthesize';
+  if (p.maxMessageBytes !== undefined)
+    out.maxMessageBytes = integer(p.maxMessageBytes, 'maxMessageBytes', 1024, 1_572_864);
+  if (p.unanswered !== undefined)
+    out.unanswered = oneOf(p.unanswered, 'unanswered', ['error', 'synthesize']) as 'error' | 'synthesize';
   if (p.plan !== undefined) {
     const plan = record(p.plan, 'plan');
     for (const key of ['budget', 'triggerRatio', 'policy']) {
       if (key in plan) throw new SettingsError(`plan.${key}: set '${key}' at the top level of the settings`);
     }
-    out.plan = plan as PlanSettings;
+    out.plan = plan;
   }
   if (p.summarizer !== undefined) {
     const s = record(p.summarizer, 'summarizer');
     const sKnown = Object.keys(base.summarizer);
-    for (const key of Object.keys(s)) if (!sKnown.includes(key)) throw new SettingsError(`unknown setting 'summarizer.${key}'`);
-    if (s.mode !== undefined) out.summarizer.mode = oneOf(s.mode, 'summarizer.mode', modes) as SummarizerSettings['mode'];
+    for (const key of Object.keys(s))
+      if (!sKnown.includes(key)) throw new SettingsError(`unknown setting 'summarizer.${key}'`);
+    if (s.mode !== undefined)
+      out.summarizer.mode = oneOf(s.mode, 'summarizer.mode', modes) as SummarizerSettings['mode'];
     for (const key of ['model', 'baseURL', 'apiKeyEnv'] as const) {
       if (s[key] !== undefined) out.summarizer[key] = nonEmptyString(s[key], `summarizer.${key}`);
     }
     if (s.apiKeyFile !== undefined) out.summarizer.apiKeyFile = string(s.apiKeyFile, 'summarizer.apiKeyFile');
-    if (s.timeoutMs !== undefined) out.summarizer.timeoutMs = integer(s.timeoutMs, 'summarizer.timeoutMs', 1000, 3_600_000);
-    if (s.maxOutputTokens !== undefined) out.summarizer.maxOutputTokens = integer(s.maxOutputTokens, 'summarizer.maxOutputTokens', 0, 1_000_000);
+    if (s.timeoutMs !== undefined)
+      out.summarizer.timeoutMs = integer(s.timeoutMs, 'summarizer.timeoutMs', 1000, 3_600_000);
+    if (s.maxOutputTokens !== undefined)
+      out.summarizer.maxOutputTokens = integer(s.maxOutputTokens, 'summarizer.maxOutputTokens', 0, 1_000_000);
   }
   try {
     resolveOptions(planOptions(out));
@@ -155,7 +163,8 @@ export function mergeLimits(base: RunLimits, patch: unknown): RunLimits {
     if (!(key in base)) throw new SettingsError(`unknown limit '${key}'`);
     out[key as keyof RunLimits] = integer(value, `limits.${key}`, 1, Number.MAX_SAFE_INTEGER);
   }
-  if (out.maxUpdatesPerRun > 1900) throw new SettingsError('limits.maxUpdatesPerRun must stay below the server cap of 2000 (at most 1900)');
+  if (out.maxUpdatesPerRun > 1900)
+    throw new SettingsError('limits.maxUpdatesPerRun must stay below the server cap of 2000 (at most 1900)');
   return out;
 }
 
@@ -183,10 +192,12 @@ function integer(v: unknown, name: string, min: number, max: number): number {
   return v;
 }
 function ratio(v: unknown, name: string): number {
-  if (typeof v !== 'number' || !(v > 0 && v <= 1)) throw new SettingsError(`${name} must be a number in (0, 1], got ${JSON.stringify(v)}`);
+  if (typeof v !== 'number' || !(v > 0 && v <= 1))
+    throw new SettingsError(`${name} must be a number in (0, 1], got ${JSON.stringify(v)}`);
   return v;
 }
 function oneOf(v: unknown, name: string, values: readonly string[]): string {
-  if (typeof v !== 'string' || !values.includes(v)) throw new SettingsError(`${name} must be one of ${values.join(', ')}, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'string' || !values.includes(v))
+    throw new SettingsError(`${name} must be one of ${values.join(', ')}, got ${JSON.stringify(v)}`);
   return v;
 }

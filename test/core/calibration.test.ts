@@ -25,7 +25,8 @@ describe('calibration', () => {
 
   it('converges to a consistent ratio over a few reports', () => {
     let cal: Calibration | null = null;
-    for (let i = 0; i < 30; i++) cal = recordUsage(cal, { estimated: 10_000 + i * 500, reported: Math.round((10_000 + i * 500) * 1.3) });
+    for (let i = 0; i < 30; i++)
+      cal = recordUsage(cal, { estimated: 10_000 + i * 500, reported: Math.round((10_000 + i * 500) * 1.3) });
     assert.ok(cal && Math.abs(cal.ratio - 1.3) < 0.01, `ratio ${cal?.ratio}`);
     assert.equal(cal.samples, 30);
     // After a fold the anchor is dropped and the ratio applies to the whole (smaller) context.
@@ -42,7 +43,9 @@ describe('calibration', () => {
         const factor = Math.max(now / was, was / now);
         assert.ok(factor <= 1 + MAX_STEP + 0.002, `report ${wild}, context ${counted}: moved ×${factor.toFixed(3)}`);
       }
-      assert.ok(after.ratio <= before.ratio * (1 + MAX_STEP) + 1e-12 && after.ratio >= before.ratio / (1 + MAX_STEP) - 1e-12);
+      assert.ok(
+        after.ratio <= before.ratio * (1 + MAX_STEP) + 1e-12 && after.ratio >= before.ratio / (1 + MAX_STEP) - 1e-12
+      );
     }
   });
 

@@ -7,12 +7,14 @@ import type { EncodingName } from '../../src/tokens';
 
 // The reference: the library's own count, which is exact but quadratic on long pieces. Inputs are sized so the
 // reference finishes in well under a second each (20–60 KB), yet hold pieces 100× longer than LONG_PIECE.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+/* eslint-disable @typescript-eslint/no-require-imports */
 const reference: Record<EncodingName, { countTokens(t: string, o: object): number }> = {
   o200k_base: require('gpt-tokenizer/encoding/o200k_base'),
   cl100k_base: require('gpt-tokenizer/encoding/cl100k_base'),
 };
-const exact = (text: string, enc: EncodingName): number => reference[enc].countTokens(text, { disallowedSpecial: new Set() });
+/* eslint-enable @typescript-eslint/no-require-imports */
+const exact = (text: string, enc: EncodingName): number =>
+  reference[enc].countTokens(text, { disallowedSpecial: new Set() });
 
 /** Deterministic pseudo-random generator (mulberry32), so a failure reproduces. */
 function rng(seed: number): () => number {
@@ -54,7 +56,8 @@ const cases: Record<string, (n: number) => string> = {
   'newlines and slashes after punctuation': (n) => '!' + pick(n, '\n/', 4),
   'CJK without punctuation': (n) => pick(n / 3, '的一是不了人我在有他这中大来上国个到说们为', 5),
   'accented letters': (n) => pick(n / 2, 'éèàùâêîôûçëïü', 6),
-  'prose around a long run': (n) => 'Here is the log:\n' + '='.repeat(n / 2) + '\nand the id ' + pick(n / 2, 'xyz', 7) + ' done.',
+  'prose around a long run': (n) =>
+    'Here is the log:\n' + '='.repeat(n / 2) + '\nand the id ' + pick(n / 2, 'xyz', 7) + ' done.',
   'minified JSON': (n) => minifiedJson(n, 8),
 };
 
@@ -106,7 +109,8 @@ describe('bounded worst case: the scan that keeps ordinary text on the fast path
       if (mayHaveLongPiece(text)) continue;
       clean++;
       for (const re of [split, split100]) {
-        for (const m of text.matchAll(re)) assert.ok(m[0].length < LONG_PIECE, `piece of ${m[0].length} missed in case ${k}`);
+        for (const m of text.matchAll(re))
+          assert.ok(m[0].length < LONG_PIECE, `piece of ${m[0].length} missed in case ${k}`);
       }
     }
     assert.ok(clean > 100, `too few texts took the fast path (${clean}) for the check to mean anything`);

@@ -40,7 +40,10 @@ describe('cli count', () => {
 
   it('detects the format (an S0 transcript is priced as S0)', async () => {
     const io = capture();
-    const s0 = [{ type: 'user', text: 'hi' }, { type: 'activity', text: 'ran', payload: '{"x":1}' }];
+    const s0 = [
+      { type: 'user', text: 'hi' },
+      { type: 'activity', text: 'ran', payload: '{"x":1}' },
+    ];
     await runCount(['--model', 'gpt-4o', file('s0.json', JSON.stringify(s0))], io);
     const counter = createTokenCounter({ model: 'gpt-4o' });
     assert.deepEqual(JSON.parse(io.out[0]!).messages, counter.countMessages(s0, 's0'));
@@ -49,7 +52,10 @@ describe('cli count', () => {
   it('throws CliUsageError on a missing model, a bad format, or a malformed transcript', async () => {
     await assert.rejects(runCount([path], capture()), CliUsageError);
     await assert.rejects(runCount(['--model', 'gpt-4o', '--format', 'xml', path], capture()), /unknown --format/);
-    await assert.rejects(runCount(['--model', 'gpt-4o', file('bad.json', '[{"role":"user"}, 3]')], capture()), CliUsageError);
+    await assert.rejects(
+      runCount(['--model', 'gpt-4o', file('bad.json', '[{"role":"user"}, 3]')], capture()),
+      CliUsageError
+    );
     await assert.rejects(runCount(['--model', 'gpt-4o', file('obj.json', '{}')], capture()), CliUsageError);
   });
 

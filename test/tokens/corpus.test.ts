@@ -61,7 +61,12 @@ describe('corpus README token table', () => {
     .split('\n')
     .map((line) => line.split('|').map((c) => c.trim()))
     .filter((c) => c.length === 6 && /^\d[\d ]*$/.test(c[2]!) && /^\d[\d ]*$/.test(c[3]!))
-    .map((c) => ({ name: c[1]!, messages: Number(c[2]!.replace(/ /g, '')), tokens: Number(c[3]!.replace(/ /g, '')), largest: Number(c[4]!.replace(/ /g, '')) }));
+    .map((c) => ({
+      name: c[1]!,
+      messages: Number(c[2]!.replace(/ /g, '')),
+      tokens: Number(c[3]!.replace(/ /g, '')),
+      largest: Number(c[4]!.replace(/ /g, '')),
+    }));
 
   it('has all twelve conversations', () => {
     assert.equal(rows.length, 12);

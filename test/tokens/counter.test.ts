@@ -24,7 +24,10 @@ describe('createTokenCounter', () => {
     const counter = createTokenCounter({ model: 'gpt-4o', cacheSize: 5 });
     const messages = Array.from({ length: 8 }, (_, i) => ({ role: 'user', content: `message number ${i}` }));
     const first = counter.countMessages(messages, 'chat');
-    const again = counter.countMessages(messages.slice(5).map((m) => ({ ...m })), 'chat');
+    const again = counter.countMessages(
+      messages.slice(5).map((m) => ({ ...m })),
+      'chat'
+    );
     assert.deepEqual(again, first.slice(5));
     const stats = counter.cacheStats();
     assert.equal(stats.size, 5);

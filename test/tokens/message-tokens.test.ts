@@ -19,7 +19,10 @@ describe('priceMessage: chat', () => {
   it('prices tool calls by name and arguments, tool results by content, ids not at all', () => {
     const call = { id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.ts"}' } };
     const assistant = { role: 'assistant', content: null, tool_calls: [call, { ...call, id: 'call_2' }] };
-    assert.equal(total(assistant, 'chat'), 3 + count('assistant') + 2 * (count('read_file') + count('{"path":"a.ts"}')));
+    assert.equal(
+      total(assistant, 'chat'),
+      3 + count('assistant') + 2 * (count('read_file') + count('{"path":"a.ts"}'))
+    );
     const result = { role: 'tool', tool_call_id: 'call_1', content: 'file body' };
     assert.equal(total(result, 'chat'), 3 + count('tool') + count('file body'));
   });
@@ -59,7 +62,12 @@ describe('priceMessage: responses', () => {
   });
 
   it('prices reasoning by its summary text and compaction by its encrypted content', () => {
-    const reasoning = { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Thinking about it.' }], encrypted_content: 'gAAAA' };
+    const reasoning = {
+      type: 'reasoning',
+      id: 'rs_1',
+      summary: [{ type: 'summary_text', text: 'Thinking about it.' }],
+      encrypted_content: 'gAAAA',
+    };
     assert.equal(total(reasoning, 'responses'), TOKENS_PER_MESSAGE + count('Thinking about it.'));
     const compaction = { type: 'compaction', id: 'cmp_1', encrypted_content: 'gAAAAABo' + 'x'.repeat(100) };
     assert.equal(total(compaction, 'responses'), TOKENS_PER_MESSAGE + count(compaction.encrypted_content));

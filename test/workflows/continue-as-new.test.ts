@@ -24,9 +24,15 @@ describe('continue-as-new', function () {
         b.map((p) => p.messages)
       );
       assert.ok((await split.folds()).length >= 1, 'the run folded as well');
-      assert.deepEqual(await split.folds().then((f) => f.map((r) => r.tokensBefore)), await whole.folds().then((f) => f.map((r) => r.tokensBefore)));
+      assert.deepEqual(
+        await split.folds().then((f) => f.map((r) => r.tokensBefore)),
+        await whole.folds().then((f) => f.map((r) => r.tokensBefore))
+      );
       assert.equal(state.archived, messages.length);
-      assert.deepEqual((await archive.readAll(id)).map((m) => m.message), messages);
+      assert.deepEqual(
+        (await archive.readAll(id)).map((m) => m.message),
+        messages
+      );
       assert.equal(state.lastClientSeq, (await whole.state()).lastClientSeq);
     });
   });

@@ -20,7 +20,10 @@ async function updateFailure(p: Promise<unknown>): Promise<ApplicationFailure> {
     await p;
   } catch (err) {
     assert.ok(err instanceof WorkflowUpdateFailedError, `expected WorkflowUpdateFailedError, got ${String(err)}`);
-    assert.ok(err.cause instanceof ApplicationFailure, `expected an ApplicationFailure cause, got ${String(err.cause)}`);
+    assert.ok(
+      err.cause instanceof ApplicationFailure,
+      `expected an ApplicationFailure cause, got ${String(err.cause)}`
+    );
     return err.cause;
   }
   assert.fail('the update was expected to fail');
@@ -38,7 +41,12 @@ describe('conversationWorkflow on the real dev server', function () {
       assert.ok(first.tokens > 0 && first.tokens < 100, `tokens ${first.tokens}`);
       await conv.record(assistant('hi, how can I help?'));
       const second = await conv.prepare([user('tell me a joke')]);
-      assert.deepEqual(second.messages, [system, user('hello'), assistant('hi, how can I help?'), user('tell me a joke')]);
+      assert.deepEqual(second.messages, [
+        system,
+        user('hello'),
+        assistant('hi, how can I help?'),
+        user('tell me a joke'),
+      ]);
       const snapshot = await conv.context();
       assert.deepEqual(snapshot.messages, second.messages);
       const state = await conv.state();
@@ -87,7 +95,9 @@ describe('conversationWorkflow on the real dev server', function () {
       const m = { id: 'm-1', type: 'user', text: 'hello' };
       await s0.prepare([m]);
       const h2 = env.client.workflow.getHandle(s0.workflowId);
-      const again = await h2.executeUpdate('append', { args: [{ messages: [m, { id: 'm-2', type: 'bot', text: 'hi' }] }] });
+      const again = await h2.executeUpdate('append', {
+        args: [{ messages: [m, { id: 'm-2', type: 'bot', text: 'hi' }] }],
+      });
       assert.equal((again as { appended: number }).appended, 1, 'only the new id is appended');
       assert.equal((await s0.state()).messages, 2);
     });
@@ -101,7 +111,12 @@ describe('conversationWorkflow on the real dev server', function () {
       await conv.prepare([user('second question')]);
       await conv.record([call('c1', 'lookup', { q: 'x' }), result('c1', 'found x'), assistant('second answer')]);
       const rewound = await conv.rewind();
-      assert.deepEqual(rewound.removed, [user('second question'), call('c1', 'lookup', { q: 'x' }), result('c1', 'found x'), assistant('second answer')]);
+      assert.deepEqual(rewound.removed, [
+        user('second question'),
+        call('c1', 'lookup', { q: 'x' }),
+        result('c1', 'found x'),
+        assistant('second answer'),
+      ]);
       assert.deepEqual((await conv.context()).messages, [system, user('first question'), assistant('first answer')]);
       await conv.clear();
       assert.deepEqual((await conv.context()).messages, [system]);
@@ -143,11 +158,14 @@ describe('conversationWorkflow on the real dev server', function () {
       }
       const folds = await conv.folds();
       assert.ok(folds.length >= 1, 'the rounds were truncated');
-      assert.ok(folds.every((f) => f.ok && f.output === null && f.attempts === 0), 'no summarizer call, no summary');
+      assert.ok(
+        folds.every((f) => f.ok && f.output === null && f.attempts === 0),
+        'no summarizer call, no summary'
+      );
       const context = (await conv.context()).messages as { content: string }[];
       assert.ok(!context.some((m) => m.content.startsWith('[Summary')), 'no summary item');
       assert.match(context[context.length - 1]!.content, /^answer 7/);
-      assert.ok(last!.tokens <= 400);
+      assert.ok(last && last.tokens <= 400, 'the last context is within budget');
       assert.equal((await conv.state()).archived, 16);
     });
   });

@@ -18,9 +18,13 @@ describe('every corpus session through the client, 32k budget, extractive summar
         const conv = open(id, { budget: BUDGET });
         let worst = 0;
         await driveConversation(conv, messages, (prepared, step) => {
-          const tokens = counter.countMessages(prepared.messages, 'chat').reduce((a, b) => a + b, 0) + counter.replyPriming;
+          const tokens =
+            counter.countMessages(prepared.messages, 'chat').reduce((a, b) => a + b, 0) + counter.replyPriming;
           worst = Math.max(worst, tokens);
-          assert.ok(tokens <= BUDGET, `step ${step}: ${tokens} tokens over the ${BUDGET} budget (${prepared.decision})`);
+          assert.ok(
+            tokens <= BUDGET,
+            `step ${step}: ${tokens} tokens over the ${BUDGET} budget (${prepared.decision})`
+          );
         });
         const folds = await conv.folds();
         for (const f of folds) assert.equal(f.ok, true, `fold ${f.number}: ${f.error?.message}`);
@@ -35,7 +39,10 @@ describe('every corpus session through the client, 32k budget, extractive summar
           const content = (m as { content?: unknown }).content;
           const summary = typeof content === 'string' && isMarkedSummary(content);
           const clipped = typeof content === 'string' && content.includes('the conversation archive (conversation');
-          assert.ok(summary || clipped || originals.has(JSON.stringify(m)), `a live message is neither original, clipped nor the summary`);
+          assert.ok(
+            summary || clipped || originals.has(JSON.stringify(m)),
+            `a live message is neither original, clipped nor the summary`
+          );
         }
       });
     });

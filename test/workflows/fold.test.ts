@@ -34,17 +34,30 @@ describe('folding in the conversation workflow', function () {
         assert.ok(f.archiveRange, 'a fold names the archive range it replaced');
       }
       const context = (await conv.context()).messages;
-      const summaries = context.filter((m) => typeof (m as { content?: unknown }).content === 'string' && isMarkedSummary((m as { content: string }).content));
+      const summaries = context.filter(
+        (m) =>
+          typeof (m as { content?: unknown }).content === 'string' &&
+          isMarkedSummary((m as { content: string }).content)
+      );
       assert.equal(summaries.length, 1, 'one summary: a previous summary is folded into the next, never stacked');
       // Nothing is lost: the archive holds every original message, in order, untouched.
       const archived = await archive.readAll(id);
-      assert.deepEqual(archived.map((a) => a.message), messages);
-      assert.deepEqual(archived.map((a) => a.seq), messages.map((_, i) => i));
+      assert.deepEqual(
+        archived.map((a) => a.message),
+        messages
+      );
+      assert.deepEqual(
+        archived.map((a) => a.seq),
+        messages.map((_, i) => i)
+      );
       // And every live message that is not a summary is an original one.
       const originals = new Set(messages.map((m) => JSON.stringify(m)));
       for (const m of context) assert.ok(originals.has(JSON.stringify(m)) || summaries.includes(m));
       const recorded = await archive.folds(id);
-      assert.deepEqual(recorded.map((r) => r.number), folds.map((f) => f.number));
+      assert.deepEqual(
+        recorded.map((r) => r.number),
+        folds.map((f) => f.number)
+      );
     });
   });
 

@@ -9,7 +9,9 @@ const dir = join(__dirname, '..', 'histories');
 
 describe('replaying recorded histories (determinism across code changes)', function () {
   this.timeout(120_000);
-  const files = readdirSync(dir).filter((f) => f.endsWith('.bin')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.bin'))
+    .sort();
 
   it('has recorded histories to replay', () => {
     assert.ok(files.length >= 4, `expected recorded histories in ${dir}`);
@@ -34,10 +36,12 @@ describe('replaying recorded histories (determinism across code changes)', funct
     const file = files.find((f) => f.includes('fold'))!;
     const history = temporal.api.history.v1.History.decode(readFileSync(join(dir, file)));
     // Rename the workflow type in the history: replay must fail rather than silently pass.
-    const started = history.events![0]!.workflowExecutionStartedEventAttributes!;
+    const started = history.events[0]!.workflowExecutionStartedEventAttributes!;
     started.workflowType = { name: 'noSuchWorkflow' };
     const results = [];
-    for await (const r of Worker.runReplayHistories({ workflowBundle: await workflowBundle() }, [{ workflowId: file, history }])) {
+    for await (const r of Worker.runReplayHistories({ workflowBundle: await workflowBundle() }, [
+      { workflowId: file, history },
+    ])) {
       results.push(r);
     }
     assert.ok(results[0]?.error, 'replay of a mismatched history reports an error');

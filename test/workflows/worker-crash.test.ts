@@ -20,7 +20,7 @@ function startWorker(env: Record<string, string>): Promise<ChildProcess> {
   });
   return new Promise((resolveReady, reject) => {
     child.once('exit', (code) => reject(new Error(`worker exited early with ${code}`)));
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       if (chunk.toString().includes('worker ready')) resolveReady(child);
     });
   });
@@ -42,7 +42,12 @@ describe('a worker killed with SIGKILL in the middle of a fold', function () {
     const server = await startOpenAIServer();
     const archiveDir = mkdtempSync(join(tmpdir(), 'dc-crash-'));
     const taskQueue = `crash-${process.pid}-${Date.now()}`;
-    const workerEnv = { TEMPORAL_ADDRESS: testEnv.address, TASK_QUEUE: taskQueue, ARCHIVE_DIR: archiveDir, DC_TEST_KEY: 'sk-crash' };
+    const workerEnv = {
+      TEMPORAL_ADDRESS: testEnv.address,
+      TASK_QUEUE: taskQueue,
+      ARCHIVE_DIR: archiveDir,
+      DC_TEST_KEY: 'sk-crash',
+    };
     let worker = await startWorker(workerEnv);
     try {
       const id = uniqueConversationId('crash');
@@ -50,11 +55,17 @@ describe('a worker killed with SIGKILL in the middle of a fold', function () {
         client: testEnv.client,
         conversationId: id,
         taskQueue,
-        settings: { budget: 6000, summarizer: { mode: 'chat', baseURL: server.baseURL, apiKeyEnv: 'DC_TEST_KEY', model: 'small' } },
+        settings: {
+          budget: 6000,
+          summarizer: { mode: 'chat', baseURL: server.baseURL, apiKeyEnv: 'DC_TEST_KEY', model: 'small' },
+        },
         limits: { summarizeHeartbeatTimeoutMs: 2000 },
       });
       // The first summary request hangs (the worker dies under it); the retry on the new worker answers.
-      server.script({ kind: 'slow', ms: 120_000 }, { kind: 'text', text: 'Summary: the customer wants to change a flight; ids kept.' });
+      server.script(
+        { kind: 'slow', ms: 120_000 },
+        { kind: 'text', text: 'Summary: the customer wants to change a flight; ids kept.' }
+      );
       const { messages } = corpusConversation('tau-bench-gpt4o-airline-task2');
       let sent = 0;
       let folding: Promise<unknown> | undefined;
@@ -85,7 +96,10 @@ describe('a worker killed with SIGKILL in the middle of a fold', function () {
         'exactly one fold applied'
       );
       const archive = new FileArchive(archiveDir);
-      assert.deepEqual((await archive.readAll(id)).map((a) => a.message), messages.slice(0, sent));
+      assert.deepEqual(
+        (await archive.readAll(id)).map((a) => a.message),
+        messages.slice(0, sent)
+      );
       assert.equal((await archive.folds(id)).length, 1);
       // And it keeps answering.
       const next = await conv.prepare([messages[sent]]);
