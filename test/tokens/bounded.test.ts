@@ -122,6 +122,27 @@ describe('bounded worst case: the scan that keeps ordinary text on the fast path
     assert.equal(mayHaveLongPiece(`x ${'a'.repeat(LONG_PIECE)} y`), true);
   });
 
+  it('finds a run of MAX_RUN + 1 at every offset against the 64-char blocks, and never one of MAX_RUN', () => {
+    const maxRun = LONG_PIECE / 2 - 1;
+    for (let offset = 0; offset < 140; offset++) {
+      for (const [unit, filler] of [
+        ['a', ' 1 '],
+        ['=', ' a '],
+        [' ', '1x1'],
+        ['\n', 'x1y'],
+      ] as const) {
+        const pad = filler.repeat(Math.ceil(offset / 3)).slice(0, offset);
+        const tail = filler.repeat(120);
+        assert.equal(
+          mayHaveLongPiece(pad + unit.repeat(maxRun + 1) + tail),
+          true,
+          `${JSON.stringify(unit)} at ${offset}`
+        );
+        assert.equal(mayHaveLongPiece(pad + unit.repeat(maxRun) + tail), false, `${JSON.stringify(unit)} at ${offset}`);
+      }
+    }
+  });
+
   it('slices at piece boundaries: ordinary text around long pieces counts exactly', () => {
     const counter = pieceCounterFor('o200k_base');
     const text = `  Don't stop  \n\n${'z'.repeat(5000)}\n\n  it's <|endoftext|> ${'-'.repeat(3000)}   ok`;
