@@ -53,8 +53,8 @@ function startWorker(env: Record<string, string>): Promise<Started> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (out += c.toString()));
   return new Promise((ok, fail) => {
     const timer = setTimeout(() => fail(new Error(`worker did not start: ${out}`)), 60_000);
     child.once('exit', (code) => {
@@ -165,7 +165,7 @@ describe('the main job: embedded dev server + worker (npm start)', function () {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let out = '';
-      child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (out += c.toString()));
       assert.equal(await exited(child), 1);
       assert.match(out, new RegExp(`127\\.0\\.0\\.1:${port} is in use but does not answer as a Temporal server`));
     } finally {
