@@ -8,6 +8,7 @@ import { evictStaleToolResults } from '../core/fold/evict';
 import { normalize } from '../core/messages/normalize';
 import { clipItem } from '../core/plan/clip';
 import type { SummarizerConfig, TextCounter } from '../summarizers/types';
+import { summarizerConfig } from '../workflows/settings';
 import { createTokenCounter, type TokenCounter } from '../tokens';
 import { createCountTokensActivity } from './count-tokens';
 import { createSummarizeActivity, type SummarizeActivityDeps } from './summarize';
@@ -117,22 +118,13 @@ export function createActivities(deps: ActivityDeps) {
         budget: input.budget,
         ...(input.hotPaths ? { hotPaths: input.hotPaths } : {}),
       });
-      const s = input.summarizer;
       const result = await summarize({
         format: input.format,
         messages,
         budget: input.budget,
         model: input.model,
         foldedTokens: input.foldedTokens,
-        summarizer: {
-          mode: s.mode,
-          model: s.model,
-          baseURL: s.baseURL,
-          apiKeyEnv: s.apiKeyEnv,
-          ...(s.apiKeyFile !== '' ? { apiKeyFile: s.apiKeyFile } : {}),
-          timeoutMs: s.timeoutMs,
-          ...(s.maxOutputTokens > 0 ? { maxOutputTokens: s.maxOutputTokens } : {}),
-        },
+        summarizer: summarizerConfig(input.summarizer),
       });
       const common = {
         usage: result.usage ?? null,

@@ -6,6 +6,7 @@ import type OpenAI from 'openai';
 import { buildChatRequest } from '../core/fold/summary-request';
 import type { Transcript } from '../core/messages/types';
 import { maxOutputTokens } from './limits';
+import { requestInput } from './request-input';
 import type { Candidate } from './run-fold';
 import { chatUsage } from './usage';
 import type { SummarizeContext, SummarizeRequest, SummarizerConfig } from './types';
@@ -35,13 +36,7 @@ export async function chatAttempt(
   transcript: Transcript,
   ctx: SummarizeContext
 ): Promise<Candidate> {
-  const messages = buildChatRequest({
-    items: transcript.items,
-    format: transcript.format,
-    ...(req.systemPrompt && config.shareSystemPrompt !== false ? { systemPrompt: req.systemPrompt } : {}),
-    style: config.headStyle ?? 'rendered',
-    ...(config.render ? { render: config.render } : {}),
-  });
+  const messages = buildChatRequest(requestInput(config, req, transcript, 'rendered'));
   const limit = maxOutputTokens(config, req.budget);
   const body = {
     model: config.model ?? req.model,

@@ -7,6 +7,7 @@ import { buildResponsesRequest } from '../core/fold/summary-request';
 import type { Transcript } from '../core/messages/types';
 import { SummarizerCallError } from './classify-error';
 import { maxOutputTokens } from './limits';
+import { requestInput } from './request-input';
 import type { Candidate } from './run-fold';
 import { responsesUsage } from './usage';
 import type { SummarizeContext, SummarizeRequest, SummarizerConfig } from './types';
@@ -43,13 +44,7 @@ export async function responsesAttempt(
   transcript: Transcript,
   ctx: SummarizeContext
 ): Promise<Candidate> {
-  const content = buildResponsesRequest({
-    items: transcript.items,
-    format: transcript.format,
-    ...(req.systemPrompt && config.shareSystemPrompt !== false ? { systemPrompt: req.systemPrompt } : {}),
-    style: config.headStyle ?? 'verbatim',
-    ...(config.render ? { render: config.render } : {}),
-  });
+  const content = buildResponsesRequest(requestInput(config, req, transcript, 'verbatim'));
   const limit = maxOutputTokens(config, req.budget);
   const body = {
     model: config.model ?? req.model,

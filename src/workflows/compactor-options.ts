@@ -7,7 +7,6 @@ import { ApplicationFailure, type ActivityOptions, type LocalActivityOptions } f
 import type { MessageFormat } from '../core/messages/types';
 import { PlanOptionsError, resolveOptions, type CompactionOptions } from '../core/plan/options';
 import type { PlanPredicates } from '../core/plan/types';
-import type { SummarizerConfig } from '../summarizers/types';
 import { defaultSettings, mergeSettings, SettingsError, type SummarizerSettings } from './settings';
 
 /** Failure type of the `ApplicationFailure` thrown for bad compactor options. */
@@ -119,23 +118,6 @@ export function resolveCompactorOptions(options: CompactorOptions): ResolvedComp
     }
     throw err;
   }
-}
-
-/**
- * The summarize activity's `summarizer` input from the settings, as the conversation workflow's `summarizeFold` maps
- * them (empty file and zero limit mean "not set").
- * @returns non-secret summarizer configuration.
- */
-export function summarizerConfig(s: SummarizerSettings): SummarizerConfig {
-  return {
-    mode: s.mode,
-    model: s.model,
-    baseURL: s.baseURL,
-    apiKeyEnv: s.apiKeyEnv,
-    ...(s.apiKeyFile !== '' ? { apiKeyFile: s.apiKeyFile } : {}),
-    timeoutMs: s.timeoutMs,
-    ...(s.maxOutputTokens > 0 ? { maxOutputTokens: s.maxOutputTokens } : {}),
-  };
 }
 
 function positive(v: number, name: string): number {

@@ -29,14 +29,10 @@ import { normalize } from '../core/messages/normalize';
 import type { MessageFormat, Transcript } from '../core/messages/types';
 import { planFold, type FoldPlan } from '../core/plan';
 import { contentKey, foldedMemory, PrefixMatcher, viewOf, type View } from './compactor-memory';
-import {
-  resolveCompactorOptions,
-  summarizerConfig,
-  type CompactorOptions,
-  type ResolvedCompactorOptions,
-} from './compactor-options';
+import { resolveCompactorOptions, type CompactorOptions, type ResolvedCompactorOptions } from './compactor-options';
 import { initialCompactorState, parseCompactorState, type CompactorState } from './compactor-state';
 import { Mutex } from './mutex';
+import { summarizerConfig } from './settings';
 
 export type { CompactorOptions } from './compactor-options';
 export type { CompactorState } from './compactor-state';

@@ -3,6 +3,7 @@
  * continue-as-new; secrets never appear here (the summarizer gets the *name* of the variable holding its key).
  */
 import { resolveOptions, type CompactionOptions, type KeepPolicy } from '../core/plan/options';
+import type { SummarizerConfig } from '../summarizers/types';
 
 /** Summarizer settings (non-secret). */
 export interface SummarizerSettings {
@@ -200,4 +201,21 @@ function oneOf(v: unknown, name: string, values: readonly string[]): string {
   if (typeof v !== 'string' || !values.includes(v))
     throw new SettingsError(`${name} must be one of ${values.join(', ')}, got ${JSON.stringify(v)}`);
   return v;
+}
+
+/**
+ * The summarize activity's `summarizer` input from the settings, for the conversation workflow's `summarizeFold` and the
+ * compactor (an empty file and a zero limit mean "not set").
+ * @returns non-secret summarizer configuration.
+ */
+export function summarizerConfig(s: SummarizerSettings): SummarizerConfig {
+  return {
+    mode: s.mode,
+    model: s.model,
+    baseURL: s.baseURL,
+    apiKeyEnv: s.apiKeyEnv,
+    ...(s.apiKeyFile !== '' ? { apiKeyFile: s.apiKeyFile } : {}),
+    timeoutMs: s.timeoutMs,
+    ...(s.maxOutputTokens > 0 ? { maxOutputTokens: s.maxOutputTokens } : {}),
+  };
 }
