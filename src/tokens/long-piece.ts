@@ -7,6 +7,7 @@
  * `_byte_pair_merge_large` (openai/tiktoken#195). The heap yields the lowest rank and, among equal ranks, the
  * leftmost pair, which is exactly the pair the scan picks, so the result is the same token count, not an estimate.
  */
+import { MinHeap } from './min-heap';
 import type { RankTable } from './rank-table';
 
 const POSITION = 2 ** 32; // heap key = rank * 2^32 + start; ranks < 2^18 and starts < 2^32 keep it an exact double
@@ -162,57 +163,4 @@ export function mergeByHeap(bytes: string, table: RankTable): number {
     if (parts.isCurrent(i, r)) parts.merge(i, r, push);
   }
   return parts.count;
-}
-
-/** A binary min-heap of doubles in a growable Float64Array. */
-class MinHeap {
-  private data: Float64Array;
-  size = 0;
-
-  constructor(capacity: number) {
-    this.data = new Float64Array(Math.max(16, capacity));
-  }
-
-  push(value: number): void {
-    if (this.size === this.data.length) {
-      const grown = new Float64Array(this.data.length * 2);
-      grown.set(this.data);
-      this.data = grown;
-    }
-    const d = this.data;
-    let i = this.size++;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      const pv = d[parent]!;
-      if (pv <= value) break;
-      d[i] = pv;
-      i = parent;
-    }
-    d[i] = value;
-  }
-
-  /** The smallest value; the caller checks `size > 0` first. */
-  peek(): number {
-    return this.data[0]!;
-  }
-
-  /** Removes and returns the smallest value; the caller checks `size > 0` first. */
-  pop(): number {
-    const d = this.data;
-    const top = d[0]!;
-    const last = d[--this.size]!;
-    const n = this.size;
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      if (l >= n) break;
-      const r = l + 1;
-      const c = r < n && d[r]! < d[l]! ? r : l;
-      if (d[c]! >= last) break;
-      d[i] = d[c]!;
-      i = c;
-    }
-    if (n > 0) d[i] = last;
-    return top;
-  }
 }

@@ -13,7 +13,8 @@ export interface ConversationHarness {
   env: TestWorkflowEnvironment;
   taskQueue: string;
   archive: FileArchive;
-  archiveDir: string;
+  /** The data folder: the archive lives in `<dataDir>/archive`, as the worker keeps it. */
+  dataDir: string;
   open(conversationId: string, settings?: SettingsPatch, limits?: Partial<RunLimits>): ConversationClient;
 }
 
@@ -29,14 +30,14 @@ export async function withConversationWorker<T>(
   fn: (h: ConversationHarness) => Promise<T>,
   deps: Partial<ActivityDeps> = {}
 ): Promise<T> {
-  const archiveDir = mkdtempSync(join(tmpdir(), 'dc-archive-'));
-  const archive = new FileArchive(archiveDir);
+  const dataDir = mkdtempSync(join(tmpdir(), 'dc-data-'));
+  const archive = new FileArchive(join(dataDir, 'archive'));
   return withWorker({ activities: createActivities({ archive, ...deps }) }, ({ env, taskQueue }) =>
     fn({
       env,
       taskQueue,
       archive,
-      archiveDir,
+      dataDir,
       open: (conversationId, settings, limits) =>
         new ConversationClient({
           client: env.client,

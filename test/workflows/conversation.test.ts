@@ -180,4 +180,24 @@ describe('conversationWorkflow on the real dev server', function () {
       assert.match(bad.message, /tailRatio/);
     });
   });
+
+  it('takes fire-and-forget appends by signal, and records their errors without wedging', async () => {
+    await withConversationWorker(async ({ env, open }) => {
+      const conv = open(uniqueConversationId('signal'));
+      await conv.prepare([user('hello')]);
+      const handle = env.client.workflow.getHandle(conv.workflowId);
+      await handle.signal('append', { messages: [assistant('hi there')] });
+      await handle.signal('append', { messages: [result('nope', 'orphan result')] });
+      await handle.signal('append', { messages: [user('still fine')] });
+      let state = await conv.state();
+      for (let i = 0; i < 50 && state.messages < 3; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        state = await conv.state();
+      }
+      assert.equal(state.messages, 3, 'both valid signals appended, the bad one not');
+      assert.match(state.lastError?.message ?? '', /nope|unknown call|no call/i);
+      const next = await conv.prepare([assistant('and more')]);
+      assert.equal(next.messages.length, 4);
+    });
+  });
 });

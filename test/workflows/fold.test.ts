@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { runInspect } from '../../src/cli/inspect';
 import { isMarkedSummary } from '../../src/core/messages/text';
 import { createTokenCounter } from '../../src/tokens';
 import { corpusConversation } from '../support/corpus';
@@ -17,7 +18,7 @@ describe('folding in the conversation workflow', function () {
   it('folds a real session with the extractive summarizer, stays within budget, and loses nothing', async () => {
     const { messages } = corpusConversation('tau2-bench-gpt41-airline-task18');
     const budget = 8000;
-    await withConversationWorker(async ({ open, archive }) => {
+    await withConversationWorker(async ({ open, archive, dataDir }) => {
       const id = uniqueConversationId('fold-extractive');
       const conv = open(id, { budget });
       const sizes: number[] = [];
