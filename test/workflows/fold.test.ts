@@ -59,6 +59,18 @@ describe('folding in the conversation workflow', function () {
         recorded.map((r) => r.number),
         folds.map((f) => f.number)
       );
+      // `durable-compaction inspect` shows which archive range each summary replaced.
+      const lines: string[] = [];
+      const io = { stdout: (l: string) => lines.push(l), stderr: (l: string) => lines.push(l) };
+      assert.equal(await runInspect(['--conversation', id, '--data', dataDir], io), 0);
+      const inspected = JSON.parse(lines[0]!) as { archived: number; folds: { number: number; replaced: unknown }[] };
+      assert.equal(inspected.archived, messages.length);
+      assert.deepEqual(
+        inspected.folds.map((f) => f.replaced),
+        folds.map((f) => f.archiveRange)
+      );
+      // The first summary replaced the archive from the first message after the system prompt, which stays.
+      assert.equal(folds[0]!.archiveRange!.firstSeq, 1);
     });
   });
 
