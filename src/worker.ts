@@ -3,7 +3,7 @@
  * server it starts or reuses), and polls the task queue until Ctrl-C / SIGTERM, then stops the server it started.
  */
 import { join, resolve } from 'node:path';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
 import { createActivities } from './activities';
 import { FileArchive } from './archive/file-archive';
 import { connectionOptions } from './config/connection-options';
@@ -68,6 +68,10 @@ export async function runWorker(options: RunWorkerOptions = {}): Promise<void> {
 }
 
 if (require.main === module) {
+  // The SDK logs every bundle build and state change at INFO; the worker prints its own summary lines instead.
+  const level = (process.env.LOG_LEVEL ?? 'WARN').toUpperCase();
+  const levels: readonly string[] = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'];
+  Runtime.install({ logger: new DefaultLogger(levels.includes(level) ? (level as LogLevel) : 'WARN') });
   runWorker({
     onReady: ({ address, namespace, taskQueue, uiUrl }) => {
       console.log(`durable-compaction worker polling task queue '${taskQueue}' on ${address} (namespace ${namespace})`);
