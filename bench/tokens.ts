@@ -10,6 +10,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type * as Ours from '../src/tokens';
 import type * as JsTiktokenLite from 'js-tiktoken/lite';
+import { mulberry32 } from '../test/support/rng';
 
 type Lib = 'ours' | 'gpt-tokenizer' | 'js-tiktoken';
 const LIBS: Lib[] = ['ours', 'gpt-tokenizer', 'js-tiktoken'];
@@ -47,15 +48,7 @@ function corpusMessages(): { format: 'chat'; messages: unknown[] }[] {
     .map((f) => ({ format: 'chat' as const, messages: JSON.parse(readFileSync(join(dir, f), 'utf8')) as unknown[] }));
 }
 
-function seeded(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const seeded = mulberry32;
 
 /** The three named worst cases at `size` characters. */
 const WORST: Record<string, (size: number) => string> = {

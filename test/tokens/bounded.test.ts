@@ -4,6 +4,7 @@ import { pieceCounterFor } from '../../src/tokens/count-text';
 import { mergeByBuckets, mergeByHeap } from '../../src/tokens/long-piece';
 import { RankTable, type RankEntry } from '../../src/tokens/rank-table';
 import type { EncodingName } from '../../src/tokens';
+import { mulberry32 } from '../support/rng';
 
 // The reference: the library's own count, which is exact but quadratic on long pieces. Inputs are sized so the
 // reference finishes in well under a second each (20–60 KB), yet hold pieces 100× longer than LONG_PIECE.
@@ -16,16 +17,7 @@ const reference: Record<EncodingName, { countTokens(t: string, o: object): numbe
 const exact = (text: string, enc: EncodingName): number =>
   reference[enc].countTokens(text, { disallowedSpecial: new Set() });
 
-/** Deterministic pseudo-random generator (mulberry32), so a failure reproduces. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 const pick = (n: number, alphabet: string, seed: number): string => {
   const r = rng(seed);
   const chars = [...alphabet];
