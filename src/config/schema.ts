@@ -115,7 +115,14 @@ export const schema = {
       env: 'COMPACTION_MODEL',
       doc: 'model the conversation is sent to: picks the tokenizer',
     },
-    budget: { type: 'integer', default: 128000, min: 256, env: 'COMPACTION_BUDGET', doc: 'context budget in tokens' },
+    budget: {
+      type: 'integer',
+      default: 128000,
+      min: 256,
+      max: 300000,
+      env: 'COMPACTION_BUDGET',
+      doc: 'context budget in tokens (at most 300 000: the live context must fit one Temporal payload)',
+    },
     triggerRatio: {
       type: 'number',
       default: 0.9,

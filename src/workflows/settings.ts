@@ -62,6 +62,9 @@ export interface RunLimits {
   summarizeStartToCloseMs: number;
 }
 
+/** Largest budget a conversation accepts, in tokens (see `mergeSettings`). */
+export const MAX_BUDGET = 300_000;
+
 export const defaultSettings: ConversationSettings = {
   model: 'gpt-4o',
   budget: 128_000,
@@ -114,7 +117,9 @@ export function mergeSettings(base: ConversationSettings, patch: unknown): Conve
   for (const key of Object.keys(p)) if (!known.includes(key)) throw new SettingsError(`unknown setting '${key}'`);
   const out: ConversationSettings = { ...base, summarizer: { ...base.summarizer } };
   if (p.model !== undefined) out.model = nonEmptyString(p.model, 'model');
-  if (p.budget !== undefined) out.budget = integer(p.budget, 'budget', 256, 10_000_000);
+  // The live context is workflow state and travels whole through continue-as-new: at ~4 bytes a token, 300k tokens
+  // keep that payload under Temporal's 2 MiB limit, which a larger budget could exceed and so stall the conversation.
+  if (p.budget !== undefined) out.budget = integer(p.budget, 'budget', 256, MAX_BUDGET);
   if (p.triggerRatio !== undefined) out.triggerRatio = ratio(p.triggerRatio, 'triggerRatio');
   if (p.policy !== undefined) out.policy = oneOf(p.policy, 'policy', policies) as KeepPolicy;
   if (p.maxMessageBytes !== undefined)

@@ -1,0 +1,57 @@
+import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
+import { applyPatch, diffContext, type EntryKey } from '../../src/workflows/patch';
+
+type Entry = EntryKey & { raw: unknown };
+const entry = (uid: string, rev = 0): Entry => ({ uid, rev, raw: { uid, rev } });
+
+describe('context patches', () => {
+  it('an append is one copy of everything the caller holds', () => {
+    const before = [entry('a'), entry('b'), entry('c')];
+    const patch = diffContext(before, before, 4, 5);
+    assert.deepEqual(patch, { baseVersion: 4, version: 5, segments: [{ copy: [0, 3] }] });
+  });
+
+  it('a fold copies the kept runs and inserts the summary and rewritten messages', () => {
+    const before = [entry('sys'), entry('a'), entry('b'), entry('c'), entry('d')];
+    const after = [entry('sys'), entry('s1'), entry('c', 1), entry('d')];
+    const patch = diffContext(before, after, 1, 2);
+    assert.deepEqual(patch.segments, [
+      { copy: [0, 1] },
+      { insert: [entry('s1').raw, entry('c', 1).raw] },
+      { copy: [4, 5] },
+    ]);
+    assert.deepEqual(
+      applyPatch(
+        before.map((e) => e.raw),
+        patch
+      ),
+      after.map((e) => e.raw)
+    );
+  });
+
+  it('applying the diff always rebuilds the new context (property)', () => {
+    const key = fc.record({
+      uid: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g'),
+      rev: fc.integer({ min: 0, max: 2 }),
+    });
+    fc.assert(
+      fc.property(fc.uniqueArray(key, { selector: (k) => `${k.uid}@${k.rev}` }), fc.array(key), (b, a) => {
+        const before = b.map((k) => entry(k.uid, k.rev));
+        const after = a.map((k) => entry(k.uid, k.rev));
+        const patch = diffContext(before, after, 0, 1);
+        assert.deepEqual(
+          applyPatch(
+            before.map((e) => e.raw),
+            patch
+          ),
+          after.map((e) => e.raw)
+        );
+      })
+    );
+  });
+
+  it('refuses to apply a patch to a mirror that is too short (stale)', () => {
+    assert.throws(() => applyPatch([1], { baseVersion: 0, version: 1, segments: [{ copy: [0, 3] }] }), RangeError);
+  });
+});
