@@ -30,7 +30,15 @@ import {
 } from '../workflows/definitions';
 import type { conversationWorkflow } from '../workflows/conversation';
 import { applyPatch } from '../workflows/patch';
-import type { ConversationSettings, RunLimits, SettingsPatch } from '../workflows/settings';
+import {
+  defaultLimits,
+  defaultSettings,
+  mergeLimits,
+  mergeSettings,
+  type ConversationSettings,
+  type RunLimits,
+  type SettingsPatch,
+} from '../workflows/settings';
 
 /** How to reach and create a conversation. */
 export interface ConversationClientOptions {
@@ -58,7 +66,14 @@ export class ConversationClient {
   private clientSeq: number | undefined;
   private sentVersion: number | undefined;
 
-  constructor(private readonly options: ConversationClientOptions) {}
+  /**
+   * @throws SettingsError when `options.settings` or `options.limits` are invalid (checked here, before anything is
+   *   sent, with the same rules the workflow applies).
+   */
+  constructor(private readonly options: ConversationClientOptions) {
+    mergeSettings(defaultSettings, options.settings);
+    mergeLimits(defaultLimits, options.limits);
+  }
 
   /** The workflow id of this conversation. */
   get workflowId(): string {

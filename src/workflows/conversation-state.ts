@@ -115,9 +115,14 @@ export class ConversationState {
     return total;
   }
 
-  /** The live transcript, normalised. */
+  private cached: { version: number; transcript: Transcript } | undefined;
+
+  /** The live transcript, normalised (once per version: appending, folding and planning all read it). */
   transcript(): Transcript {
-    return normalize(this.raws(), this.s.format ?? undefined);
+    if (this.cached?.version !== this.s.version) {
+      this.cached = { version: this.s.version, transcript: normalize(this.raws(), this.s.format ?? undefined) };
+    }
+    return this.cached.transcript;
   }
 
   /**

@@ -30,6 +30,7 @@ import { defaultLimits, defaultSettings, mergeLimits, mergeSettings, type Settin
 export async function conversationWorkflow(input: ConversationInput): Promise<ConversationStateView> {
   let state: ConversationState;
   let runner: ConversationRunner;
+  let startError: string | undefined;
   try {
     const limits = mergeLimits(defaultLimits, input.limits);
     state = input.carried
@@ -37,21 +38,33 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
       : ConversationState.create(input.conversationId, mergeSettings(defaultSettings, input.settings));
     runner = new ConversationRunner(state, limits);
   } catch (err) {
-    throw ApplicationFailure.create({ message: (err as Error).message, type: 'InvalidStart', nonRetryable: true });
+    // Handlers are still registered below, so an update that came with this start is rejected with this message
+    // (instead of "no registered handler") before the workflow fails.
+    startError = `invalid start input: ${(err as Error).message}`;
+    state = ConversationState.create(input.conversationId, defaultSettings);
+    runner = new ConversationRunner(state, defaultLimits);
   }
-  const validateAppend = (i: Parameters<ConversationRunner['validateAppend']>[0]): void => runner.validateAppend(i);
+  const validateAppend = (i: Parameters<ConversationRunner['validateAppend']>[0]): void => {
+    if (startError) throw new Error(startError);
+    runner.validateAppend(i);
+  };
   setHandler(prepareUpdate, (i) => runner.append(i, true), { validator: validateAppend });
   setHandler(appendUpdate, (i) => runner.append(i, false), { validator: validateAppend });
   setHandler(appendSignal, (i) => runner.appendSignal(i));
   setHandler(rewindUpdate, () => runner.rewind());
   setHandler(clearUpdate, () => runner.clear());
   setHandler(configureUpdate, (p) => runner.configure(p), {
-    validator: (p: SettingsPatch) => runner.validateConfigure(p),
+    validator: (p: SettingsPatch) => {
+      if (startError) throw new Error(startError);
+      runner.validateConfigure(p);
+    },
   });
   setHandler(closeUpdate, () => runner.close());
   setHandler(contextQuery, () => state.snapshot(runner.estimate()));
   setHandler(stateQuery, () => runner.view());
   setHandler(foldsQuery, () => state.s.folds);
+
+  if (startError) throw ApplicationFailure.create({ message: startError, type: 'InvalidStart', nonRetryable: true });
 
   await condition(() => state.s.closed || runner.shouldContinueAsNew());
   // Continuing-as-new with a handler still running would drop its result (temporalio/features#467).

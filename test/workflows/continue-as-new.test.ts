@@ -40,7 +40,7 @@ describe('continue-as-new', function () {
   it('takes 2 500 appends in one conversation (past the 2 000-updates-per-run cap)', async () => {
     await withConversationWorker(async ({ open, archive }) => {
       const id = uniqueConversationId('many');
-      const conv = open(id, { budget: 1_000_000 });
+      const conv = open(id, { budget: 300_000 });
       const total = 2500;
       for (let i = 0; i < total; i++) {
         await conv.record({ role: i % 2 === 0 ? 'user' : 'assistant', content: `message ${i}` });

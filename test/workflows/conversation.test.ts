@@ -200,4 +200,28 @@ describe('conversationWorkflow on the real dev server', function () {
       assert.equal(next.messages.length, 4);
     });
   });
+
+  it('rejects invalid start settings with a message naming them, on the client and in the workflow', async () => {
+    await withConversationWorker(async ({ env, open, taskQueue }) => {
+      assert.throws(
+        () => open(uniqueConversationId('bad-start'), { budget: 5_000_000 }),
+        /budget must be an integer from 256 to 300000/
+      );
+      // Another language's client skips that check: the workflow rejects the update with the same message.
+      const id = uniqueConversationId('bad-start-raw');
+      const { WithStartWorkflowOperation } = await import('@temporalio/client');
+      const failure = await updateFailure(
+        env.client.workflow.executeUpdateWithStart('prepare', {
+          args: [{ messages: [user('hi')] }],
+          startWorkflowOperation: new WithStartWorkflowOperation('conversationWorkflow', {
+            workflowId: conversationWorkflowId(id),
+            taskQueue,
+            args: [{ conversationId: id, settings: { policy: 'sideways' } }],
+            workflowIdConflictPolicy: 'USE_EXISTING',
+          }),
+        })
+      );
+      assert.match(failure.message, /invalid start input: policy must be one of/);
+    });
+  });
 });
