@@ -3,9 +3,10 @@
  * failed fold with back-off, rewind, clear, configure, continue-as-new, close) on a real dev server and saves every
  * run's history (protobuf, as the SDK's own replay fixtures) under test/histories/. Run it when the workflow changes on purpose:
  *   node --require tsx/cjs test/record-histories.ts
- * Committed histories must keep replaying; a change that breaks them needs `patched()`.
+ * Existing files are kept (they are what the replay test protects); committed histories must keep replaying, and a
+ * change that breaks them needs `patched()`.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { corpusConversation } from './support/corpus';
@@ -50,13 +51,20 @@ async function main(): Promise<void> {
       await failing.prepare([user('ok')]);
       ids.push(failing.workflowId);
 
+      const evicting = open(uniqueConversationId('replay-evict'), { budget: 32_000, evictAtRatio: 0.5 });
+      await driveConversation(evicting, corpusConversation('mini-swe-agent-deepseek-django__django-11797').messages);
+      ids.push(evicting.workflowId);
+
       for (const workflowId of ids) {
         let run = 0;
         for await (const { history } of env.client.workflow
           .list({ query: `WorkflowId = '${workflowId}'` })
           .intoHistories()) {
           const name = `${workflowId.replace(/-\d+-\d+-[a-z0-9]+$/, '')}-run${++run}.bin`;
-          writeFileSync(join(__dirname, 'histories', name), temporal.api.history.v1.History.encode(history!).finish());
+          const path = join(__dirname, 'histories', name);
+          // Histories recorded by earlier code are what the replay test protects: never overwrite them.
+          if (existsSync(path)) continue;
+          writeFileSync(path, temporal.api.history.v1.History.encode(history!).finish());
           console.log(`saved ${name}`);
         }
       }

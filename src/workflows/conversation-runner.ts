@@ -17,6 +17,7 @@ import { planFold, type FoldPlan } from '../core/plan';
 import type { Transcript } from '../core/messages/types';
 import { applyCalibration, dropAnchor, recordUsage, type Calibration } from '../core/calibration';
 import { recordFailure, shouldBackOff, type BackoffMemory } from '../core/fold/backoff';
+import { evictStaleToolResults } from '../core/fold/evict';
 import { prefixHash } from '../core/hash';
 import type { ConversationState } from './conversation-state';
 import { AppendRejected } from './conversation-state';
@@ -101,6 +102,7 @@ export class ConversationRunner {
         });
         s.fixedTokens = ingested.fixedTokens;
         this.state.commitAppend(staged, ingested.counts, ingested.clipped, input.clientSeq);
+        await this.evictAtTurnStart(s.live.length - staged.messages.length);
       } else {
         this.state.commitAppend(staged, [], [], input.clientSeq);
       }
@@ -237,6 +239,31 @@ export class ConversationRunner {
       estimated: this.lastSent.counted,
       reported: inputTokens,
     });
+  }
+
+  /**
+   * S1's eviction, when enabled (`evictAtRatio`): stale tool outputs of the live context become pointers (their
+   * originals stay archived) at the start of a user turn with the context at or above that share of the budget, and
+   * inside a turn once the fold trigger is reached, before folding (S1 evicts first and compacts only if that is not
+   * enough; agent sessions have few user turns and many tool calls).
+   */
+  private async evictAtTurnStart(firstNew: number): Promise<void> {
+    const s = this.state.s;
+    const ratio = s.settings.evictAtRatio ?? 0;
+    if (!(ratio > 0) || !s.format) return;
+    const transcript = this.state.transcript();
+    const estimate = this.estimate();
+    const turnStart = transcript.items.slice(firstNew).some((item) => item.turnStart);
+    const atTrigger = estimate >= Math.floor(s.settings.budget * s.settings.triggerRatio);
+    if (!(atTrigger || (turnStart && estimate >= ratio * s.settings.budget))) return;
+    const { raws, offloaded } = evictStaleToolResults(transcript, { budget: s.settings.budget, hotPaths: s.hotPaths });
+    if (offloaded.length === 0) return;
+    const changed = offloaded.map((o) => raws[o.index]);
+    const counted = await local.countTokens({ model: s.settings.model, format: s.format, messages: changed });
+    this.state.commitEviction(
+      offloaded.map((o, k) => ({ index: o.index, raw: raws[o.index], tokens: counted.counts[k] ?? 0 }))
+    );
+    s.calibration = dropAnchor(s.calibration as Calibration | null);
   }
 
   /** S3 truncate mode: the oldest rounds leave without a summary (the archive keeps them). */

@@ -240,6 +240,21 @@ export class ConversationState {
     this.s.version++;
   }
 
+  /**
+   * Swaps evicted tool outputs in (S1): each replacement is a new revision of its message, so the caller's mirror
+   * receives it as an insert. @returns nothing; bumps the version.
+   */
+  commitEviction(replaced: { index: number; raw: unknown; tokens: number }[]): void {
+    for (const r of replaced) {
+      const entry = this.s.live[r.index];
+      if (!entry) continue;
+      entry.raw = r.raw;
+      entry.tokens = r.tokens;
+      entry.rev++;
+    }
+    this.s.version++;
+  }
+
   /** The patch from the caller's mirror (plus what it sent) to the current context. */
   patch(staged: Pick<StagedAppend, 'before' | 'baseVersion'>): ContextPatch {
     return diffContext(staged.before, this.s.live, staged.baseVersion, this.s.version);

@@ -42,6 +42,13 @@ export interface ConversationSettings {
    * targetRatio, tailRatio, minFoldTokens, pin, filter, …), as documented on `CompactionOptions`. @default {}
    */
   plan: PlanSettings;
+  /**
+   * S1's eviction: when a user turn starts with the context at or above this share of the budget, and inside a turn
+   * once the fold trigger is reached, old tool outputs in the live context are replaced by pointers saying how to get
+   * them back (the archive keeps them), which postpones folds. Off by default because every eviction rewrites the middle of the prompt and so costs a
+   * provider prompt-cache miss; S1 uses 0.5. 0 = off. @default 0
+   */
+  evictAtRatio: number;
   summarizer: SummarizerSettings;
 }
 
@@ -73,6 +80,7 @@ export const defaultSettings: ConversationSettings = {
   maxMessageBytes: 1_048_576,
   unanswered: 'synthesize',
   plan: {},
+  evictAtRatio: 0,
   summarizer: {
     mode: 'extractive',
     model: 'gpt-4o-mini',
@@ -113,7 +121,17 @@ const modes: readonly string[] = ['extractive', 'chat', 'responses', 'compact'];
 export function mergeSettings(base: ConversationSettings, patch: unknown): ConversationSettings {
   if (patch === undefined || patch === null) return base;
   const p = record(patch, 'settings');
-  const known = ['model', 'budget', 'triggerRatio', 'policy', 'maxMessageBytes', 'unanswered', 'plan', 'summarizer'];
+  const known = [
+    'model',
+    'budget',
+    'triggerRatio',
+    'policy',
+    'maxMessageBytes',
+    'unanswered',
+    'plan',
+    'evictAtRatio',
+    'summarizer',
+  ];
   for (const key of Object.keys(p)) if (!known.includes(key)) throw new SettingsError(`unknown setting '${key}'`);
   const out: ConversationSettings = { ...base, summarizer: { ...base.summarizer } };
   if (p.model !== undefined) out.model = nonEmptyString(p.model, 'model');
@@ -126,6 +144,14 @@ export function mergeSettings(base: ConversationSettings, patch: unknown): Conve
     out.maxMessageBytes = integer(p.maxMessageBytes, 'maxMessageBytes', 1024, 1_572_864);
   if (p.unanswered !== undefined)
     out.unanswered = oneOf(p.unanswered, 'unanswered', ['error', 'synthesize']) as 'error' | 'synthesize';
+  if (p.evictAtRatio !== undefined) {
+    if (typeof p.evictAtRatio !== 'number' || !(p.evictAtRatio >= 0 && p.evictAtRatio <= 1)) {
+      throw new SettingsError(
+        `evictAtRatio must be a number in [0, 1] (0 = off), got ${JSON.stringify(p.evictAtRatio)}`
+      );
+    }
+    out.evictAtRatio = p.evictAtRatio;
+  }
   if (p.plan !== undefined) {
     const plan = record(p.plan, 'plan');
     for (const key of ['budget', 'triggerRatio', 'policy']) {
