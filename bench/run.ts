@@ -1,5 +1,5 @@
 /**
- * `npm run bench [name]`: runs one benchmark script from bench/ (default: tokens). Each script writes its own
+ * `npm run bench [name]`: runs one benchmark script from bench/ (default: tokens; also: workflow). Each script writes its own
  * results under bench/results/.
  */
 export {};
@@ -8,6 +8,10 @@ const benches: Record<string, () => void> = {
   tokens: () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loading the script runs it
     require('./tokens');
+  },
+  workflow: () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loading the script runs it
+    require('./workflow');
   },
 };
 
