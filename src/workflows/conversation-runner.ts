@@ -346,10 +346,12 @@ export class ConversationRunner {
     this.folding = { since: startedAt };
     const head: HeadRef[] = plan.summarize.map((i) => {
       const e = s.live[i]!;
+      // A rewritten message (clipped on arrival, or evicted) is read from the archive and clipped again if oversized.
       return e.seq === null ? { raw: e.raw } : e.rev === 0 ? { seq: e.seq } : { seq: e.seq, clipped: true };
     });
     const foldedTokens = plan.summarize.reduce((sum, i) => sum + (s.live[i]?.tokens ?? 0), 0);
-    const archived = plan.summarize.map((i) => s.live[i]!.seq).filter((q): q is number => q !== null);
+    // What left the live context (filtered items too, which the summarizer never saw), by archive sequence number.
+    const archived = plan.dropped.map((i) => s.live[i]!.seq).filter((q): q is number => q !== null);
     const base: Omit<
       FoldRecord,
       | 'ok'
