@@ -3,6 +3,7 @@
  * and continues-as-new; the handlers live in `ConversationRunner` and the state in `ConversationState`.
  */
 import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, setHandler } from '@temporalio/workflow';
+import { prepareForSend } from '../core/messages/send';
 import { ConversationState } from './conversation-state';
 import { ConversationRunner } from './conversation-runner';
 import {
@@ -15,6 +16,7 @@ import {
   foldsQuery,
   prepareUpdate,
   rewindUpdate,
+  sendableQuery,
   stateQuery,
   type ConversationInput,
   type ConversationStateView,
@@ -61,6 +63,13 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   });
   setHandler(closeUpdate, () => runner.close());
   setHandler(contextQuery, () => state.snapshot(runner.estimate()));
+  setHandler(sendableQuery, () => {
+    const snapshot = state.snapshot(runner.estimate());
+    const messages = snapshot.format
+      ? prepareForSend(snapshot.messages, { format: snapshot.format, unanswered: state.s.settings.unanswered })
+      : [];
+    return { ...snapshot, messages: [...messages] };
+  });
   setHandler(stateQuery, () => runner.view());
   setHandler(foldsQuery, () => state.s.folds);
 

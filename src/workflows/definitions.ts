@@ -113,5 +113,7 @@ export const configureUpdate = defineUpdate<ConversationSettings, [SettingsPatch
 export const closeUpdate = defineUpdate<{ version: number }, []>('close');
 export const appendSignal = defineSignal<[AppendInput]>('append');
 export const contextQuery = defineQuery<ContextSnapshot>('context');
+/** The context as it should be sent now: tool results in call order, unanswered calls per the `unanswered` setting. */
+export const sendableQuery = defineQuery<ContextSnapshot>('sendable');
 export const stateQuery = defineQuery<ConversationStateView>('state');
 export const foldsQuery = defineQuery<FoldRecord[]>('folds');

@@ -224,4 +224,34 @@ describe('conversationWorkflow on the real dev server', function () {
       assert.match(failure.message, /invalid start input: policy must be one of/);
     });
   });
+
+  it('answers the sendable query with tool results in call order and a "not run" result for a pending call', async () => {
+    await withConversationWorker(async ({ env, open }) => {
+      const conv = open(uniqueConversationId('sendable'));
+      const twoCalls = {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'c1', type: 'function', function: { name: 'first', arguments: '{}' } },
+          { id: 'c2', type: 'function', function: { name: 'second', arguments: '{}' } },
+          { id: 'c3', type: 'function', function: { name: 'third', arguments: '{}' } },
+        ],
+      };
+      const prepared = await conv.prepare([user('go'), twoCalls, result('c2', 'two'), result('c1', 'one')]);
+      const handle = env.client.workflow.getHandle(conv.workflowId);
+      const stored = (await conv.context()).messages as { tool_call_id?: string }[];
+      assert.deepEqual(
+        stored.slice(2).map((m) => m.tool_call_id),
+        ['c2', 'c1'],
+        'stored as they came'
+      );
+      const sendable = await handle.query<{ messages: { tool_call_id?: string; content?: string }[] }>('sendable');
+      assert.deepEqual(
+        sendable.messages.slice(2).map((m) => m.tool_call_id),
+        ['c1', 'c2', 'c3']
+      );
+      assert.match(String(sendable.messages[4]!.content), /not run|was not run|did not run/i);
+      assert.deepEqual(prepared.messages, sendable.messages, 'the TypeScript client sends the same');
+    });
+  });
 });
