@@ -4,7 +4,7 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import type { MessageFormat } from '../core/messages/types';
-import { createTokenCounter, type TokenCounter } from '../tokens';
+import { countersByModel, type TokenCounter } from '../tokens';
 import { TokenInputError } from '../tokens/errors';
 
 /** Input of {@link CountTokensActivity}. */
@@ -44,17 +44,9 @@ export const INVALID_COUNT_INPUT = 'InvalidCountTokensInput';
  *   the offending field when the input is malformed.
  */
 export function createCountTokensActivity(
-  deps: { counterFor?(model: string): TokenCounter } = {}
+  deps: { counterFor?: (model: string) => TokenCounter } = {}
 ): CountTokensActivity {
-  // One counter per model for the life of the worker: its per-message cache is what makes a turn O(new bytes).
-  const counters = new Map<string, TokenCounter>();
-  const create = (model: string): TokenCounter =>
-    deps.counterFor ? deps.counterFor(model) : createTokenCounter({ model });
-  const counterFor = (model: string): TokenCounter => {
-    let counter = counters.get(model);
-    if (!counter) counters.set(model, (counter = create(model)));
-    return counter;
-  };
+  const counterFor = countersByModel(deps.counterFor);
 
   // Async only because activities return promises; the work is synchronous CPU.
   // eslint-disable-next-line @typescript-eslint/require-await

@@ -9,7 +9,7 @@ import { normalize } from '../core/messages/normalize';
 import { clipItem } from '../core/plan/clip';
 import type { SummarizerConfig, TextCounter } from '../summarizers/types';
 import { summarizerConfig } from '../workflows/settings';
-import { createTokenCounter, type TokenCounter } from '../tokens';
+import { countersByModel, type TokenCounter } from '../tokens';
 import { createCountTokensActivity } from './count-tokens';
 import { createSummarizeActivity, type SummarizeActivityDeps } from './summarize';
 import type {
@@ -45,14 +45,7 @@ export function archiveRef(conversationId: string, seq: number): string {
  * @returns `{ ingest, countTokens, summarizeFold, summarize, recordFold }`.
  */
 export function createActivities(deps: ActivityDeps) {
-  const counters = new Map<string, TokenCounter>();
-  const counterFor =
-    deps.counterFor ??
-    ((model: string): TokenCounter => {
-      let counter = counters.get(model);
-      if (!counter) counters.set(model, (counter = createTokenCounter({ model })));
-      return counter;
-    });
+  const counterFor = deps.counterFor ?? countersByModel();
   const countTokens = createCountTokensActivity({ counterFor });
   const summarize = createSummarizeActivity({
     ...deps.summarize,

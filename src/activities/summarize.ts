@@ -17,7 +17,7 @@ import type {
   SummarizerConfig,
   TextCounter,
 } from '../summarizers/types';
-import { createTokenCounter } from '../tokens';
+import { countersByModel } from '../tokens';
 
 /** Input of the `summarize` activity: the request plus the non-secret summarizer configuration. */
 export interface SummarizeInput extends SummarizeRequest {
@@ -82,15 +82,7 @@ export function toApplicationFailure(err: SummarizerCallError): ApplicationFailu
 export function createSummarizeActivity(
   deps: SummarizeActivityDeps = {}
 ): (input: SummarizeInput) => Promise<SummarizeOutput> {
-  // One counter per model for the worker's life: its per-message cache pays off across folds.
-  const counters = new Map<string, TextCounter>();
-  const counterFor =
-    deps.counterFor ??
-    ((model: string): TextCounter => {
-      let c = counters.get(model);
-      if (!c) counters.set(model, (c = createTokenCounter({ model })));
-      return c;
-    });
+  const counterFor: (model: string) => TextCounter = deps.counterFor ?? countersByModel();
   const heartbeatMs = deps.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
   return async function summarize(input: SummarizeInput): Promise<SummarizeOutput> {
     const ctx = Context.current();

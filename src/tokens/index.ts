@@ -1,6 +1,7 @@
 /** Token counting (activity side only: never import this from workflow or core code). */
 export { createTokenCounter, DEFAULT_CACHE_SIZE } from './counter';
 export type { TokenCounter, TokenCounterOptions, CachingTokenCounter } from './counter';
+export { countersByModel } from './counters-by-model';
 export { encodingForModel, DEFAULT_ENCODING, DEFAULT_SAFETY_FACTOR } from './encoding-for-model';
 export type { EncodingName, EncodingChoice } from './encoding-for-model';
 export { countText } from './count-text';
