@@ -49,6 +49,17 @@ function rejected(err: unknown): ApplicationFailure {
 /** A failed prefix is tried again once a fold would take in this many more items (S2's default keep). */
 const BACKOFF_ITEMS = 4;
 
+/** The fields of a fold record that say no summarizer output was applied (failed folds and truncations). */
+const NO_OUTPUT = {
+  output: null,
+  firstKept: null,
+  identifiers: null,
+  usage: null,
+  responseId: null,
+  outputTypes: [] as string[],
+  attempts: 0,
+} as const;
+
 /** Outcome of deciding about a fold during `prepare`. */
 interface FoldOutcome {
   decision: string;
@@ -266,33 +277,33 @@ export class ConversationRunner {
     s.calibration = dropAnchor(s.calibration as Calibration | null);
   }
 
+  /** The archive sequence numbers a plan takes out of the live context (filtered items too), as a range. */
+  private archiveRange(plan: FoldPlan): FoldRecord['archiveRange'] {
+    const seqs = plan.dropped.map((i) => this.state.s.live[i]!.seq).filter((q): q is number => q !== null);
+    return seqs.length > 0 ? { firstSeq: Math.min(...seqs), lastSeq: Math.max(...seqs) } : null;
+  }
+
   /** S3 truncate mode: the oldest rounds leave without a summary (the archive keeps them). */
   private async truncate(transcript: Transcript, plan: FoldPlan, estimate: number): Promise<FoldOutcome> {
     const s = this.state.s;
     const number = ++s.foldCount;
     const at = Date.now();
-    const archived = plan.dropped.map((i) => s.live[i]!.seq).filter((q): q is number => q !== null);
+    const archiveRange = this.archiveRange(plan);
     const raws = this.state.raws();
     this.state.commitTruncate(transcript, plan);
     s.calibration = dropAnchor(s.calibration as Calibration | null);
     const record: FoldRecord = {
+      ...NO_OUTPUT,
       number,
       ok: true,
       split: plan.split,
-      firstKept: null,
-      output: null,
       droppedCount: plan.dropped.length,
       tokensBefore: estimate,
       tokensAfter: this.estimate(),
-      usage: null,
-      responseId: null,
-      outputTypes: [],
-      attempts: 0,
       pinned: [],
       prefixHash: prefixHash(raws.slice(0, plan.split)),
       error: null,
-      identifiers: null,
-      archiveRange: archived.length > 0 ? { firstSeq: Math.min(...archived), lastSeq: Math.max(...archived) } : null,
+      archiveRange,
       startedAt: at,
       finishedAt: at,
     };
@@ -350,8 +361,6 @@ export class ConversationRunner {
       return e.seq === null ? { raw: e.raw } : e.rev === 0 ? { seq: e.seq } : { seq: e.seq, clipped: true };
     });
     const foldedTokens = plan.summarize.reduce((sum, i) => sum + (s.live[i]?.tokens ?? 0), 0);
-    // What left the live context (filtered items too, which the summarizer never saw), by archive sequence number.
-    const archived = plan.dropped.map((i) => s.live[i]!.seq).filter((q): q is number => q !== null);
     const base: Omit<
       FoldRecord,
       | 'ok'
@@ -372,7 +381,7 @@ export class ConversationRunner {
       tokensBefore: estimate,
       pinned: [...plan.pinned],
       prefixHash: prefixHash(raws.slice(0, plan.split)),
-      archiveRange: archived.length > 0 ? { firstSeq: Math.min(...archived), lastSeq: Math.max(...archived) } : null,
+      archiveRange: this.archiveRange(plan),
       startedAt,
     };
     let record: FoldRecord;
@@ -399,11 +408,9 @@ export class ConversationRunner {
         attempts: result.attempts,
       };
       if (result.ok) {
-        const inserted = this.state.commitFold(transcript, plan, result.summary, [], number);
+        const inserted = this.state.commitFold(transcript, plan, result.summary, number);
         const counted2 = await local.countTokens({ model: s.settings.model, format: s.format, messages: inserted });
-        let k = 0;
-        for (const e of s.live)
-          if (e.seq === null && e.uid.startsWith(`s${number}.`)) e.tokens = counted2.counts[k++] ?? 0;
+        this.state.setCounts(inserted, counted2.counts);
         s.backoff = null;
         // The last reported context is no longer a prefix of this one: keep the ratio, forget the anchor.
         s.calibration = dropAnchor(s.calibration as Calibration | null);
@@ -414,7 +421,7 @@ export class ConversationRunner {
           ...common,
           ok: true,
           output: result.summary.kind,
-          droppedCount: transcript.items.length - plan.instructions.length - plan.pinned.length - plan.tail.length,
+          droppedCount: plan.dropped.length,
           tokensAfter: this.estimate(),
           error: null,
           identifiers: result.identifiers,
@@ -428,13 +435,11 @@ export class ConversationRunner {
         s.backoff = recordFailure({ raws, split: plan.split, tokens: estimate });
         record = {
           ...base,
+          ...NO_OUTPUT,
           ...common,
           ok: false,
-          output: null,
           tokensAfter: null,
           error: result.error,
-          identifiers: null,
-          firstKept: null,
           finishedAt: Date.now(),
         };
       }
@@ -450,16 +455,10 @@ export class ConversationRunner {
       s.lastError = { at: Date.now(), message: `fold ${number} failed: ${message}` };
       record = {
         ...base,
+        ...NO_OUTPUT,
         ok: false,
-        output: null,
         tokensAfter: null,
         error: { kind: 'provider', message },
-        identifiers: null,
-        firstKept: null,
-        usage: null,
-        responseId: null,
-        outputTypes: [],
-        attempts: 0,
         finishedAt: Date.now(),
       };
     } finally {

@@ -261,27 +261,32 @@ export class ConversationState {
   }
 
   /**
-   * Replaces the live context after a successful fold.
-   * @param summaryRaws the element(s) standing in for the folded part, with their exact counts.
+   * Replaces the live context after a successful fold; the inserted summary elements count 0 until `setCounts`.
+   * @returns the inserted summary elements.
    */
   commitFold(
     transcript: Transcript,
     layout: Parameters<typeof applyFold>[0]['plan'],
     summary: { kind: 'text'; text: string } | { kind: 'items'; items: unknown[] },
-    summaryTokens: number[],
     foldNumber: number
   ): unknown[] {
     const folded = applyFold({ transcript, plan: layout, summary, adapter: adapterFor(transcript.format) });
     const byRaw = new Map(this.s.live.map((e) => [e.raw, e]));
     let k = 0;
-    this.s.live = folded.map((raw) => {
-      const kept = byRaw.get(raw);
-      if (kept) return kept;
-      const i = k++;
-      return { raw, tokens: summaryTokens[i] ?? 0, uid: `s${foldNumber}.${i}`, rev: 0, seq: null };
-    });
+    this.s.live = folded.map(
+      (raw) => byRaw.get(raw) ?? { raw, tokens: 0, uid: `s${foldNumber}.${k++}`, rev: 0, seq: null }
+    );
     this.s.version++;
     return folded.filter((raw) => !byRaw.has(raw));
+  }
+
+  /** Sets the counts of live messages given by identity (the summary elements a fold inserted, once counted). */
+  setCounts(raws: readonly unknown[], counts: readonly number[]): void {
+    const at = new Map(raws.map((raw, i) => [raw, counts[i] ?? 0]));
+    for (const e of this.s.live) {
+      const tokens = at.get(e.raw);
+      if (tokens !== undefined) e.tokens = tokens;
+    }
   }
 
   /** Records a fold attempt (bounded in state; the archive keeps every record). */
