@@ -9,6 +9,8 @@ export { countBounded, mayHaveLongPiece, LONG_PIECE } from './bounded';
 export { priceMessage } from './message-tokens';
 export type { MessagePrice, TextCount } from './message-tokens';
 export { priceTools } from './tool-tokens';
+export { imageTokens, priceMediaPart } from './media-tokens';
+export { imageSizeFromDataUrl } from './image-size';
 export { LruCache, messageKey } from './lru';
 export { TokenInputError } from './errors';
 export * from './wire-constants';

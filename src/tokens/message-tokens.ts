@@ -6,7 +6,8 @@
  */
 import type { MessageFormat } from '../core/messages/types';
 import { TokenInputError } from './errors';
-import { IMAGE_TOKENS, TOKENS_PER_MESSAGE, TOKENS_PER_NAME } from './wire-constants';
+import { priceMediaPart } from './media-tokens';
+import { TOKENS_PER_MESSAGE, TOKENS_PER_NAME } from './wire-constants';
 
 /** Counts the raw tokens of a text (no overhead). */
 export type TextCount = (text: string) => number;
@@ -46,7 +47,7 @@ export function priceMessage(raw: unknown, format: MessageFormat, count: TextCou
   }
 }
 
-/** Text parts by their text, images by IMAGE_TOKENS, anything else by its rendered JSON. */
+/** Text parts by their text, media parts by the media rules (`media-tokens.ts`), anything else by its rendered JSON. */
 function priceContent(content: unknown, count: TextCount): number {
   if (content === undefined || content === null) return 0;
   if (typeof content === 'string') return count(content);
@@ -58,8 +59,7 @@ function priceContent(content: unknown, count: TextCount): number {
     else if (typeof part.text === 'string')
       total += count(part.text); // text, input_text, output_text, …
     else if (typeof part.refusal === 'string') total += count(part.refusal);
-    else if (part.type === 'image_url' || part.type === 'input_image') total += IMAGE_TOKENS;
-    else total += count(json(part));
+    else total += priceMediaPart(part) ?? count(json(part));
   }
   return total;
 }

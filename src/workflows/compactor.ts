@@ -31,6 +31,7 @@ import { planFold, type FoldPlan } from '../core/plan';
 import { contentKey, foldedMemory, PrefixMatcher, viewOf, type View } from './compactor-memory';
 import { resolveCompactorOptions, type CompactorOptions, type ResolvedCompactorOptions } from './compactor-options';
 import { initialCompactorState, parseCompactorState, type CompactorState } from './compactor-state';
+import { roundsFloorAsRecorded } from './behaviour-patches';
 import { Mutex } from './mutex';
 import { summarizerConfig } from './settings';
 
@@ -164,7 +165,7 @@ export class Compactor {
       tokens,
       // Calibration's excess over our count is priced like fixed tokens: it is never folded away.
       fixedTokens: this.s.fixedTokens + (estimate - counted),
-      options: this.o.planning,
+      options: roundsFloorAsRecorded(this.o.planning),
       ...(this.o.predicates ? { predicates: this.o.predicates } : {}),
     });
     const send = (context: unknown[], contextKeys: string[], decision: string, fold?: PrepareReport['fold']) => {

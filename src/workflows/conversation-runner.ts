@@ -22,6 +22,7 @@ import { prefixHash } from '../core/hash';
 import type { ConversationState } from './conversation-state';
 import { AppendRejected } from './conversation-state';
 import type { AppendInput, ConversationStateView, PrepareResult, RewindResult } from './definitions';
+import { roundsFloorAsRecorded } from './behaviour-patches';
 import { Mutex } from './mutex';
 import {
   mergeSettings,
@@ -332,7 +333,7 @@ export class ConversationRunner {
       transcript,
       tokens: s.live.map((e) => e.tokens),
       fixedTokens: s.fixedTokens + (estimate - counted),
-      options: planOptions(s.settings),
+      options: roundsFloorAsRecorded(planOptions(s.settings)),
     });
     if (plan.kind === 'truncate') return this.truncate(transcript, plan, estimate);
     if (!plan.fold) return { decision: plan.reason };

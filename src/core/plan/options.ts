@@ -63,7 +63,11 @@ export interface CompactionOptions {
   tailRatio?: number;
   /** Tokens of a summary item with empty text, for the min-fold default. @default 20 */
   emptySummaryTokens?: number;
-  /** A prefix whose summarised tokens are below this is not folded (S2). @default max(floor(budget / 8), 2 × emptySummaryTokens) */
+  /**
+   * A prefix whose summarised tokens are below this is not folded (S2). The `rounds` policy folds on the round count
+   * (S3 has no token floor), so its default is 0.
+   * @default max(floor(budget / 8), 2 × emptySummaryTokens); 0 for `rounds`
+   */
   minFoldTokens?: number;
   /** Items of the folded part kept verbatim after the summary (S2 WithPin), with their call/result group. */
   pin?: ItemSelector;
@@ -108,7 +112,8 @@ export function resolveOptions(o: CompactionOptions): ResolvedOptions {
     roundsMode: o.roundsMode ?? 'compress',
     tailRatio: o.tailRatio ?? 0.4,
     emptySummaryTokens,
-    minFoldTokens: o.minFoldTokens ?? Math.max(Math.floor(budget / 8), 2 * emptySummaryTokens),
+    minFoldTokens:
+      o.minFoldTokens ?? (policy === 'rounds' ? 0 : Math.max(Math.floor(budget / 8), 2 * emptySummaryTokens)),
     ...(o.keepRecentCount === undefined ? {} : { keepRecentCount: o.keepRecentCount }),
     ...(o.pin === undefined ? {} : { pin: o.pin }),
     ...(o.filter === undefined ? {} : { filter: o.filter }),

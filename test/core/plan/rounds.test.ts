@@ -33,6 +33,15 @@ describe('rounds policy (S3)', () => {
     assert.deepEqual(p.keep.slice(0, 2), [0, 11]);
   });
 
+  it('folds 11 short rounds at the default 128k budget: no min-fold floor for rounds unless set', () => {
+    const { plan: p } = plan(rounds(11), { budget: 128_000, policy: 'rounds' });
+    assert.equal(p.fold, true, p.reason);
+    assert.equal(p.split, 11);
+    const floored = plan(rounds(11), { budget: 128_000, policy: 'rounds', minFoldTokens: 100 }).plan;
+    assert.equal(floored.fold, false, 'an explicit minFoldTokens still applies');
+    assert.match(floored.reason, /under the minimum fold of 100/);
+  });
+
   it('needs at least 3 rounds to fold', () => {
     assert.equal(plan(rounds(5), opts({ maxRounds: 4 })).plan.fold, false, '5 rounds → 2 to fold');
     const { plan: p } = plan(rounds(6), opts({ maxRounds: 4 }));
