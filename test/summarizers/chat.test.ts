@@ -3,7 +3,8 @@ import { createSummarizer } from '../../src/summarizers';
 import type { OpenAITestServer } from '../support/openai-server';
 import { startOpenAIServer } from '../support/openai-server';
 import { testCounterFor } from '../support/test-counter';
-import { TEST_KEY, chatRequest, summarizerFor } from './helpers';
+import { SUMMARY_MARKER } from '../../src/core/messages/summary-marker';
+import { TEST_KEY, chatHead, chatRequest, summarizerFor } from './helpers';
 
 describe('summarizers/chat over HTTP', () => {
   let server: OpenAITestServer;
@@ -34,6 +35,16 @@ describe('summarizers/chat over HTTP', () => {
     assert.match(messages[1]!.content, /Details to remember/);
     assert.equal(req.headers.authorization, `Bearer ${TEST_KEY}`);
     assert.ok(!req.raw.includes(TEST_KEY), 'the key is not in the body');
+  });
+
+  it('passes a previous summary whole to the model, however long (no prose clip)', async () => {
+    server.script({ kind: 'text', text: 'Merged summary.' });
+    const previous = `${SUMMARY_MARKER}: 40 earlier item(s) folded]\n\n${'Decided to keep the cache. '.repeat(600)}LAST-DECISION-7f3a`;
+    const messages = [{ role: 'user', content: previous }, ...chatHead];
+    await summarizerFor(server, { mode: 'chat' })(chatRequest({ messages, budget: 100_000 }));
+    const sent = JSON.stringify(server.requests[0]!.body?.messages);
+    assert.ok(previous.length > 15_000);
+    assert.ok(sent.includes('LAST-DECISION-7f3a'), 'the end of the previous summary reaches the summarizer');
   });
 
   it('caps the output at 8192, honours a configured limit, and can send none', async () => {

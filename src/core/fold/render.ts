@@ -8,7 +8,7 @@ import { clip, oneLine } from './clip';
 
 /** Clip lengths of {@link renderHead}, in UTF-16 code units. */
 export interface RenderOptions {
-  /** User, assistant and summary prose. @default 4000 */
+  /** User and assistant prose (a previous summary is never clipped). @default 4000 */
   proseClip?: number;
   /** Tool-call arguments. @default 220 */
   argsClip?: number;
@@ -37,7 +37,8 @@ export function renderItem(item: Item, options: RenderOptions = {}): string[] {
       if (prose) lines.push(`Assistant: ${clip(prose, o.proseClip)}`);
       break;
     case 'summary':
-      if (prose) lines.push(`Summary so far: ${clip(prose, o.proseClip)}`);
+      // Whole: it already condenses everything folded before, and its size is bounded by the summary output cap.
+      if (prose) lines.push(`Summary so far: ${prose}`);
       break;
     case 'tool': {
       const name = item.answers?.name;
