@@ -118,6 +118,7 @@ export function createActivities(deps: ActivityDeps) {
         model: input.model,
         foldedTokens: input.foldedTokens,
         summarizer: summarizerConfig(input.summarizer),
+        ...(input.heartbeatMs !== undefined ? { heartbeatMs: input.heartbeatMs } : {}),
       });
       const common = {
         usage: result.usage ?? null,

@@ -23,6 +23,8 @@ import { countersByModel } from '../tokens';
 export interface SummarizeInput extends SummarizeRequest {
   /** Mode, model, base URL, key *name* or *path*, limits. Merged over the worker's defaults. */
   summarizer?: SummarizerConfig;
+  /** Heartbeat interval while the model writes, ms. @default the worker's `heartbeatMs` */
+  heartbeatMs?: number;
 }
 
 /** Output of the `summarize` activity. */
@@ -53,8 +55,18 @@ export interface SummarizeActivityDeps {
   ) => void;
 }
 
-/** Default heartbeat interval, ms: well inside the workflow's default 30 s heartbeat timeout. */
-export const DEFAULT_HEARTBEAT_MS = 5_000;
+/** Default heartbeat interval, ms: a fifth of the workflow's default 10 s heartbeat timeout. */
+export const DEFAULT_HEARTBEAT_MS = 2_000;
+
+/**
+ * The interval to heartbeat at: the one asked for, but never more than a third of the activity's heartbeat timeout
+ * (so one late beat cannot fail the attempt, whatever the two settings say), and at least 50 ms.
+ * @returns milliseconds.
+ */
+export function heartbeatInterval(askedMs: number, heartbeatTimeoutMs: number | undefined): number {
+  const ceiling = heartbeatTimeoutMs && heartbeatTimeoutMs > 0 ? Math.floor(heartbeatTimeoutMs / 3) : askedMs;
+  return Math.max(50, Math.min(askedMs, ceiling));
+}
 
 /**
  * Converts a classified summarizer error into the failure Temporal acts on.
@@ -86,12 +98,12 @@ export function createSummarizeActivity(
   const heartbeatMs = deps.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
   return async function summarize(input: SummarizeInput): Promise<SummarizeOutput> {
     const ctx = Context.current();
-    const { summarizer: overrides, ...request } = input;
+    const { summarizer: overrides, heartbeatMs: asked, ...request } = input;
     const config: SummarizerConfig = { ...deps.defaults, ...overrides };
     const summarizer = createSummarizer(config, { counterFor, ...(deps.env ? { env: deps.env } : {}) });
     let details: SummarizeHeartbeat | undefined;
     const beat = (): void => ctx.heartbeat(details);
-    const timer = setInterval(beat, heartbeatMs);
+    const timer = setInterval(beat, heartbeatInterval(asked ?? heartbeatMs, ctx.info.heartbeatTimeoutMs));
     try {
       return await summarizer(request, {
         signal: ctx.cancellationSignal,

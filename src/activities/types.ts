@@ -41,6 +41,8 @@ export interface SummarizeFoldInput {
   foldedTokens: number;
   /** Files read often lately: eviction keeps their latest read verbatim. */
   hotPaths?: HotPaths;
+  /** Heartbeat interval while the model writes, ms (the conversation's `limits`). @default the worker's */
+  heartbeatMs?: number;
 }
 
 export type SummarizeFoldResult =

@@ -23,13 +23,18 @@ import {
   prepareUpdate,
   rewindUpdate,
   stateQuery,
+  waitForFoldUpdate,
   type AppendInput,
+  type FoldProgress,
+  type WaitForFoldInput,
+  type WaitForFoldResult,
   type ConversationStateView,
   type PrepareResult,
   type RewindResult,
 } from '../workflows/definitions';
 import type { conversationWorkflow } from '../workflows/conversation';
 import { applyPatch } from '../workflows/patch';
+import { FoldWatcher, type FoldProgressEvent } from './fold-progress';
 import {
   defaultLimits,
   defaultSettings,
@@ -48,6 +53,13 @@ export interface ConversationClientOptions {
   /** Settings for a conversation this client creates (ignored when it exists). */
   settings?: SettingsPatch;
   limits?: Partial<RunLimits>;
+  /**
+   * Called with the progress of a background fold (in flight, attempt, last error, the pending activity) after a
+   * `prepare` leaves one in flight, on every change until its summary is ready. @default none
+   */
+  onFoldProgress?: (event: FoldProgressEvent) => void;
+  /** How often progress is read while a fold is in flight, ms. @default 1000 */
+  foldProgressIntervalMs?: number;
 }
 
 /** What `prepare` returns: the messages to send and how the context got there. */
@@ -58,6 +70,8 @@ export interface Prepared {
   budget: number;
   fold?: PrepareResult['fold'];
   decision: string;
+  /** The fold in flight after this call (summarized in the background), when there is one. */
+  folding?: FoldProgress;
 }
 
 export class ConversationClient {
@@ -65,6 +79,7 @@ export class ConversationClient {
   private version = -1;
   private clientSeq: number | undefined;
   private sentVersion: number | undefined;
+  private readonly watcher: FoldWatcher | undefined;
 
   /**
    * @throws SettingsError when `options.settings` or `options.limits` are invalid (checked here, before anything is
@@ -73,6 +88,13 @@ export class ConversationClient {
   constructor(private readonly options: ConversationClientOptions) {
     mergeSettings(defaultSettings, options.settings);
     mergeLimits(defaultLimits, options.limits);
+    if (options.onFoldProgress) {
+      this.watcher = new FoldWatcher(
+        () => this.handle(),
+        options.onFoldProgress,
+        options.foldProgressIntervalMs ?? 1000
+      );
+    }
   }
 
   /** The workflow id of this conversation. */
@@ -96,6 +118,7 @@ export class ConversationClient {
   ): Promise<Prepared> {
     const result = await this.send(prepareUpdate, newMessages, opts.usage);
     this.sentVersion = result.version;
+    if (result.folding) this.watcher?.watch();
     const settings = await this.settingsForSend();
     return {
       messages: prepareForSend(this.mirror, { unanswered: settings.unanswered }),
@@ -104,7 +127,19 @@ export class ConversationClient {
       budget: result.budget,
       decision: result.decision,
       ...(result.fold ? { fold: result.fold } : {}),
+      ...(result.folding ? { folding: result.folding } : {}),
     };
+  }
+
+  /**
+   * Waits until no fold of this conversation is being summarized: its summary is ready (applied at the next
+   * `prepare`), or it was applied, failed or discarded. For a "compacting…" indicator.
+   * @param opts.timeoutMs give up after this long (0 to 600 000). @default 600000
+   * @returns the fold still in flight (`phase: 'ready'` when its summary waits for the next `prepare`; another phase
+   *   after a timeout; `null` when none) and the most recent fold record.
+   */
+  async waitForFold(opts: WaitForFoldInput = {}): Promise<WaitForFoldResult> {
+    return this.handle().executeUpdate(waitForFoldUpdate, { args: [opts] });
   }
 
   /** Appends the model's output — one message or an array of them — without deciding about a fold. */

@@ -9,19 +9,11 @@
  * Workflow code: deterministic, no I/O but the two activities. Its state is plain JSON (`state()`), carried by the
  * caller across its continue-as-new and passed back to the constructor.
  */
-import {
-  ActivityFailure,
-  ApplicationFailure,
-  isCancellation,
-  proxyActivities,
-  proxyLocalActivities,
-} from '@temporalio/workflow';
+import { ApplicationFailure, patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { SummarizeInput } from '../activities/summarize';
 import { applyCalibration, dropAnchor, recordUsage } from '../core/calibration';
-import { applyFold } from '../core/fold/apply';
-import { recordFailure, shouldBackOff } from '../core/fold/backoff';
-import { FoldApplyError } from '../core/fold/errors';
+import { shouldBackOff } from '../core/fold/backoff';
 import type { FoldError, FoldRecord } from '../core/fold/fold-record';
 import { prefixHash } from '../core/hash';
 import { detectFormat } from '../core/messages/detect';
@@ -32,6 +24,8 @@ import { contentKey, foldedMemory, PrefixMatcher, viewOf, type View } from './co
 import { resolveCompactorOptions, type CompactorOptions, type ResolvedCompactorOptions } from './compactor-options';
 import { initialCompactorState, parseCompactorState, type CompactorState } from './compactor-state';
 import { roundsFloorAsRecorded } from './behaviour-patches';
+import { backoffDelays, defaultFoldLimits, summarizeActivityOptions } from './fold-limits';
+import { beginFold, completeFold, summarizeOutcome, type SummaryOutcome } from './fold-step';
 import { Mutex } from './mutex';
 import { summarizerConfig } from './settings';
 
@@ -49,6 +43,9 @@ export const INVALID_TRANSCRIPT = 'InvalidTranscript';
  * about whether the same summary would now work).
  */
 const BACKOFF_ITEMS = 4;
+
+/** Marks workflows whose compactor escalates its back-off after consecutive failures of the same prefix. */
+const ESCALATION_PATCH = 'compactor-backoff-escalation';
 
 /** What the last `prepare` did, for logs and tests. */
 export interface PrepareReport {
@@ -97,9 +94,7 @@ export class Compactor {
       ...a.countTokens,
     }) as unknown as Record<string, CountTokens>;
     const remote = proxyActivities({
-      startToCloseTimeout: '10 minutes',
-      heartbeatTimeout: '30 seconds',
-      retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 8 },
+      ...summarizeActivityOptions(defaultFoldLimits),
       ...a.summarize,
     }) as unknown as Record<string, Summarize>;
     this.countTokens = local[a.names?.countTokens ?? 'countTokens']!;
@@ -185,20 +180,21 @@ export class Compactor {
       tokens: estimate,
       budget: this.o.planning.budget,
       keep: BACKOFF_ITEMS,
+      // Escalating waits after consecutive failures (patched: workflows that backed off before keep replaying).
+      ...(backoff && backoff.failures >= 2 && patched(ESCALATION_PATCH)
+        ? { now: Date.now(), delays: backoffDelays(defaultFoldLimits) }
+        : {}),
     };
     if (backoff && shouldBackOff(backoff, q)) {
       return send(v.view, keys, `backing off: the fold of this prefix failed before (${plan.reason})`);
     }
     const outcome = await this.fold(messages, v, transcript, plan, estimate, format);
     if (!outcome.folded) return send(v.view, keys, outcome.decision, outcome.report);
-    const foldedKeys = await this.count(outcome.folded, format);
-    const after = foldedKeys.reduce((a, k) => a + (this.s.counts[k] ?? 0), this.s.fixedTokens);
-    const record = this.s.folds[this.s.folds.length - 1]!;
-    record.tokensAfter = applyCalibration(this.s.calibration, after);
-    return send(outcome.folded, foldedKeys, outcome.decision, { ...outcome.report, tokensAfter: record.tokensAfter });
+    // The fold step counted the inserted elements before committing: every key of the folded context has a count.
+    return send(outcome.folded, outcome.folded.map(contentKey), outcome.decision, outcome.report);
   }
 
-  /** Summarizes the plan's head, applies the fold and remembers it; on failure records it and backs off. */
+  /** Summarizes the plan's head with the shared fold step, applies and remembers the fold; on failure backs off. */
   private async fold(
     messages: readonly unknown[],
     v: View,
@@ -207,92 +203,55 @@ export class Compactor {
     estimate: number,
     format: MessageFormat
   ): Promise<{ folded?: unknown[]; decision: string; report: NonNullable<PrepareReport['fold']> }> {
-    const number = ++this.s.foldCount;
-    const startedAt = Date.now();
-    const record: FoldRecord = {
-      number,
-      ok: false,
-      split: plan.split,
-      firstKept: null,
-      output: null,
-      droppedCount: 0,
-      tokensBefore: estimate,
-      tokensAfter: null,
-      usage: null,
-      responseId: null,
-      outputTypes: [],
-      attempts: 0,
-      pinned: [...plan.pinned],
-      prefixHash: prefixHash(v.view.slice(0, plan.split)),
-      error: null,
-      identifiers: null,
-      archiveRange: null,
-      startedAt,
-      finishedAt: startedAt,
+    const ticket = beginFold({ plan, raws: v.view, tokensBefore: estimate, startedAt: Date.now() });
+    const input: SummarizeInput = {
+      format,
+      messages: plan.summarize.map((i) => v.view[i]),
+      budget: this.o.planning.budget,
+      model: this.o.model,
+      foldedTokens: plan.foldedTokens,
+      summarizer: summarizerConfig(this.o.summarizer),
+      ...(this.o.systemPrompt !== undefined ? { systemPrompt: this.o.systemPrompt } : {}),
     };
-    let folded: unknown[] | undefined;
-    try {
-      const input: SummarizeInput = {
-        format,
-        messages: plan.summarize.map((i) => v.view[i]),
-        budget: this.o.planning.budget,
-        model: this.o.model,
-        foldedTokens: plan.foldedTokens,
-        summarizer: summarizerConfig(this.o.summarizer),
-        ...(this.o.systemPrompt !== undefined ? { systemPrompt: this.o.systemPrompt } : {}),
-      };
-      const result = await this.summarize(input);
-      Object.assign(record, {
-        usage: result.usage ?? null,
-        responseId: result.responseId ?? null,
-        outputTypes: result.outputTypes,
-        attempts: result.attempts,
-      });
-      if (!result.ok) {
-        record.error = { kind: result.kind, message: result.message };
-      } else {
-        const summary = result.items
-          ? { kind: 'items' as const, items: result.items }
-          : { kind: 'text' as const, text: result.text ?? '' };
-        folded = applyFold({ transcript, plan, summary });
-        const firstKept = plan.tail[0];
-        Object.assign(record, {
-          ok: true,
-          output: summary.kind,
-          droppedCount: plan.dropped.length,
-          identifiers: { kept: result.retention.kept, total: result.retention.total },
-          firstKept: firstKept === undefined ? null : { index: firstKept, hash: prefixHash([v.view[firstKept]]) },
-        });
-      }
-    } catch (err) {
-      if (isCancellation(err)) throw err;
-      if (err instanceof FoldApplyError) record.error = { kind: 'unsafe', message: err.message };
-      else if (err instanceof ActivityFailure) record.error = { kind: 'provider', message: causeMessage(err) };
-      else throw err;
-    }
-    record.finishedAt = Date.now();
+    const outcome = await summarizeOutcome(async () => outcomeOf(await this.summarize(input)));
+    const number = ++this.s.foldCount;
+    // The last reported context is no longer a prefix of the folded one: keep the ratio, forget the anchor.
+    const calibration = dropAnchor(this.s.calibration);
+    const done = await completeFold({
+      ticket,
+      outcome,
+      number,
+      transcript,
+      backoff: this.s.backoff,
+      count: async (inserted) => (await this.count(inserted, format)).map((k) => this.s.counts[k] ?? 0),
+      measure: ({ folded }) =>
+        applyCalibration(
+          calibration,
+          folded.reduce<number>((a, raw) => a + (this.s.counts[contentKey(raw)] ?? 0), this.s.fixedTokens)
+        ),
+      now: () => Date.now(),
+    });
+    const record = done.record;
     this.pushRecord(record);
-    const report = { ok: record.ok, number, tokensBefore: estimate, tokensAfter: estimate, error: record.error };
-    if (!folded) {
+    const report = {
+      ok: record.ok,
+      number,
+      tokensBefore: estimate,
+      tokensAfter: record.tokensAfter ?? estimate,
+      error: record.error,
+    };
+    this.s.backoff = done.backoff;
+    if (!done.applied) {
       // Send unfolded; the same prefix would most likely fail the same way on the next turn, so back off from it.
-      const e = record.error!;
-      this.s.backoff = recordFailure({
-        raws: v.view,
-        split: plan.split,
-        tokens: estimate,
-        previous: this.s.backoff,
-        at: record.finishedAt,
-      });
-      this.s.lastError = { at: record.finishedAt, message: `fold ${number} failed (${e.kind}): ${e.message}` };
-      return { decision: `fold failed (${e.kind}): ${e.message}`, report };
+      this.s.lastError = { at: record.finishedAt, message: done.lastError ?? `fold ${number} failed` };
+      return { decision: `fold failed (${record.error?.kind}): ${record.error?.message}`, report };
     }
+    const folded = done.applied.folded;
     const memory = foldedMemory(messages, v, folded);
     const hash = prefixHash(memory.prefix);
     this.matcher.remember(hash, memory.prefix);
     this.s.memory = { prefixLen: memory.prefixLen, prefixHash: hash, output: memory.output };
-    this.s.backoff = null;
-    // The last reported context is no longer a prefix of this one: keep the ratio, forget the anchor.
-    this.s.calibration = dropAnchor(this.s.calibration);
+    this.s.calibration = calibration;
     return { folded, decision: `folded: ${plan.reason}`, report };
   }
 
@@ -369,7 +328,20 @@ function invalidTranscript(message: string): ApplicationFailure {
   return ApplicationFailure.create({ message: `compactor: ${message}`, type: INVALID_TRANSCRIPT, nonRetryable: true });
 }
 
-/** The summarizer's own message when the activity failed with one (a refusal, a timeout), else the failure's. */
-function causeMessage(err: ActivityFailure): string {
-  return err.cause ? err.cause.message : err.message;
+/** The `summarize` activity's result as a fold-step outcome (an unusable summary cannot improve by retrying). */
+function outcomeOf(result: Awaited<ReturnType<Summarize>>): SummaryOutcome {
+  const common = {
+    usage: result.usage ?? null,
+    responseId: result.responseId ?? null,
+    outputTypes: result.outputTypes,
+    attempts: result.attempts,
+  };
+  if (!result.ok) {
+    return { ok: false, error: { kind: result.kind, message: result.message }, nonRetryable: true, ...common };
+  }
+  const summary = result.items
+    ? { kind: 'items' as const, items: result.items }
+    : { kind: 'text' as const, text: result.text ?? '' };
+  const identifiers = { kept: result.retention.kept, total: result.retention.total };
+  return { ok: true, summary, identifiers, ...common };
 }

@@ -3,30 +3,25 @@
  * state class. Every error a caller can cause leaves as an `ApplicationFailure` (a plain Error would fail the
  * workflow task and wedge the conversation).
  */
-import {
-  ActivityFailure,
-  ApplicationFailure,
-  proxyActivities,
-  proxyLocalActivities,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { ApplicationFailure, condition, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { HeadRef } from '../activities/types';
-import type { FoldRecord } from '../core/fold/fold-record';
-import { planFold, type FoldPlan } from '../core/plan';
-import type { Transcript } from '../core/messages/types';
 import { applyCalibration, dropAnchor, recordUsage, type Calibration } from '../core/calibration';
-import { recordFailure, shouldBackOff, type BackoffMemory } from '../core/fold/backoff';
 import { evictStaleToolResults } from '../core/fold/evict';
-import { prefixHash } from '../core/hash';
+import { ConversationFolds, type FoldOutcome } from './conversation-folds';
 import type { ConversationState } from './conversation-state';
 import { AppendRejected } from './conversation-state';
-import type { AppendInput, ConversationStateView, PrepareResult, RewindResult } from './definitions';
-import { roundsFloorAsRecorded } from './behaviour-patches';
+import {
+  MAX_FOLD_WAIT_MS,
+  type AppendInput,
+  type ConversationStateView,
+  type PrepareResult,
+  type RewindResult,
+  type WaitForFoldInput,
+  type WaitForFoldResult,
+} from './definitions';
 import { Mutex } from './mutex';
 import {
   mergeSettings,
-  planOptions,
   SettingsError,
   type ConversationSettings,
   type RunLimits,
@@ -47,42 +42,36 @@ function rejected(err: unknown): ApplicationFailure {
   return ApplicationFailure.create({ message, type, nonRetryable: true });
 }
 
-/** A failed prefix is tried again once a fold would take in this many more items (S2's default keep). */
-const BACKOFF_ITEMS = 4;
-
-/** The fields of a fold record that say no summarizer output was applied (failed folds and truncations). */
-const NO_OUTPUT = {
-  output: null,
-  firstKept: null,
-  identifiers: null,
-  usage: null,
-  responseId: null,
-  outputTypes: [] as string[],
-  attempts: 0,
-} as const;
-
-/** Outcome of deciding about a fold during `prepare`. */
-interface FoldOutcome {
-  decision: string;
-  fold?: PrepareResult['fold'];
-}
-
 export class ConversationRunner {
   private readonly mutex = new Mutex();
   /** Updates handled in this run (the server caps a run at 2 000). */
   runUpdates = 0;
-  /** Set after a fold; the main loop continues-as-new at such a quiet point when history has grown. */
-  foldedThisRun = false;
-  private folding: { since: number } | null = null;
+  private readonly folds: ConversationFolds;
 
   constructor(
     readonly state: ConversationState,
     private readonly limits: RunLimits
-  ) {}
+  ) {
+    this.folds = new ConversationFolds(state, limits, () => this.estimate());
+  }
 
   /** Synchronous update validator: rejects bad appends before they reach history. */
   validateAppend(input: AppendInput): void {
     this.state.stage(input);
+  }
+
+  /** Synchronous validator of `waitForFold`. */
+  validateWaitForFold(input: unknown): void {
+    if (input === undefined || input === null) return;
+    if (typeof input !== 'object' || Array.isArray(input)) throw new Error('waitForFold input must be an object');
+    const extra = Object.keys(input).filter((k) => k !== 'timeoutMs');
+    if (extra.length > 0) throw new Error(`waitForFold: unknown field '${extra[0]}'`);
+    const t = (input as WaitForFoldInput).timeoutMs;
+    if (t !== undefined && !(Number.isInteger(t) && t >= 0 && t <= MAX_FOLD_WAIT_MS)) {
+      throw new Error(
+        `waitForFold: timeoutMs must be an integer from 0 to ${MAX_FOLD_WAIT_MS}, got ${JSON.stringify(t)}`
+      );
+    }
   }
 
   /** Synchronous validator of `configure`. */
@@ -118,7 +107,10 @@ export class ConversationRunner {
       } else {
         this.state.commitAppend(staged, [], [], input.clientSeq);
       }
-      const outcome: FoldOutcome = decide ? await this.maybeFold() : { decision: 'append only: no fold decision' };
+      const outcome: FoldOutcome = decide
+        ? await this.folds.atPrepare()
+        : { decision: 'append only: no fold decision' };
+      const folding = this.folds.progress();
       const tokens = this.estimate();
       this.lastSent = { version: s.version, counted: this.state.countedTokens() };
       return {
@@ -129,6 +121,7 @@ export class ConversationRunner {
         appended: staged.messages.length,
         decision: outcome.decision,
         ...(outcome.fold ? { fold: outcome.fold } : {}),
+        ...(folding ? { folding } : {}),
       };
     });
   }
@@ -198,9 +191,27 @@ export class ConversationRunner {
     });
   }
 
+  /**
+   * `waitForFold`: resolves once no fold is being summarized (its summary is ready for the next `prepare`, applied,
+   * or failed), or after `timeoutMs`. Not serialised with the other handlers: it only waits.
+   * @returns the fold still in flight (`null` when none) and the most recent fold record.
+   */
+  async waitForFold(input: WaitForFoldInput | undefined): Promise<WaitForFoldResult> {
+    const timeoutMs = input?.timeoutMs;
+    this.runUpdates++;
+    const settled = (): boolean => {
+      const phase = this.folds.progress()?.phase;
+      return phase === undefined || phase === 'ready';
+    };
+    await condition(settled, timeoutMs ?? MAX_FOLD_WAIT_MS);
+    const folds = this.state.s.folds;
+    return { folding: this.folds.progress(), lastFold: folds[folds.length - 1] ?? null };
+  }
+
   /** True when this run should hand over to a new one (the main loop waits for handlers first). */
   shouldContinueAsNew(): boolean {
-    if (this.mutex.busy) return false;
+    // A summary being written belongs to this run: hand over once it is in (it is bounded by schedule-to-close).
+    if (this.mutex.busy || this.folds.inFlight) return false;
     const info = workflowInfo();
     const size = info.historySize ?? 0;
     return (
@@ -209,7 +220,7 @@ export class ConversationRunner {
       size >= this.limits.maxHistoryBytes ||
       info.historyLength >= this.limits.maxHistoryEvents ||
       // Right after a fold the state is at its smallest: a cheap moment to start a fresh history.
-      (this.foldedThisRun && size >= this.limits.maxHistoryBytes / 4)
+      (this.folds.foldedThisRun && size >= this.limits.maxHistoryBytes / 4)
     );
   }
 
@@ -227,7 +238,8 @@ export class ConversationRunner {
       settings: s.settings,
       folds: s.foldCount,
       backoff: s.backoff,
-      folding: this.folding,
+      folding: this.folds.progress(),
+      lastFold: s.folds[s.folds.length - 1] ?? null,
       lastError: s.lastError,
       closed: s.closed,
       runUpdates: this.runUpdates,
@@ -276,206 +288,5 @@ export class ConversationRunner {
       offloaded.map((o, k) => ({ index: o.index, raw: raws[o.index], tokens: counted.counts[k] ?? 0 }))
     );
     s.calibration = dropAnchor(s.calibration as Calibration | null);
-  }
-
-  /** The archive sequence numbers a plan takes out of the live context (filtered items too), as a range. */
-  private archiveRange(plan: FoldPlan): FoldRecord['archiveRange'] {
-    const seqs = plan.dropped.map((i) => this.state.s.live[i]!.seq).filter((q): q is number => q !== null);
-    return seqs.length > 0 ? { firstSeq: Math.min(...seqs), lastSeq: Math.max(...seqs) } : null;
-  }
-
-  /** S3 truncate mode: the oldest rounds leave without a summary (the archive keeps them). */
-  private async truncate(transcript: Transcript, plan: FoldPlan, estimate: number): Promise<FoldOutcome> {
-    const s = this.state.s;
-    const number = ++s.foldCount;
-    const at = Date.now();
-    const archiveRange = this.archiveRange(plan);
-    const raws = this.state.raws();
-    this.state.commitTruncate(transcript, plan);
-    s.calibration = dropAnchor(s.calibration as Calibration | null);
-    const record: FoldRecord = {
-      ...NO_OUTPUT,
-      number,
-      ok: true,
-      split: plan.split,
-      droppedCount: plan.dropped.length,
-      tokensBefore: estimate,
-      tokensAfter: this.estimate(),
-      pinned: [],
-      prefixHash: prefixHash(raws.slice(0, plan.split)),
-      error: null,
-      archiveRange,
-      startedAt: at,
-      finishedAt: at,
-    };
-    this.state.recordFold(record);
-    await local.recordFold({ conversationId: s.conversationId, record });
-    return {
-      decision: `truncated: ${plan.reason}`,
-      fold: {
-        ok: true,
-        number,
-        reason: plan.reason,
-        tokensBefore: estimate,
-        tokensAfter: record.tokensAfter ?? estimate,
-      },
-    };
-  }
-
-  /** Plans and, when the trigger is reached, runs one fold: summarize → validate → apply in one transition. */
-  private async maybeFold(): Promise<FoldOutcome> {
-    const s = this.state.s;
-    if (!s.format || s.live.length === 0) return { decision: 'nothing to fold' };
-    const transcript = this.state.transcript();
-    const counted = this.state.countedTokens();
-    const estimate = this.estimate();
-    const plan = planFold({
-      transcript,
-      tokens: s.live.map((e) => e.tokens),
-      fixedTokens: s.fixedTokens + (estimate - counted),
-      options: roundsFloorAsRecorded(planOptions(s.settings)),
-    });
-    if (plan.kind === 'truncate') return this.truncate(transcript, plan, estimate);
-    if (!plan.fold) return { decision: plan.reason };
-    const raws = this.state.raws();
-    const backoff = s.backoff as BackoffMemory | null;
-    // The growth margin is S2's default keep (4 items), not this plan's tail: the auto policy may move its cut by a
-    // whole turn when one short message arrives, which says nothing about whether the same summary would now work.
-    if (
-      backoff &&
-      shouldBackOff(backoff, {
-        raws,
-        split: plan.split,
-        tokens: estimate,
-        budget: s.settings.budget,
-        keep: BACKOFF_ITEMS,
-      })
-    ) {
-      return { decision: `backing off: the fold of this prefix failed before (${plan.reason})` };
-    }
-    const number = ++s.foldCount;
-    const startedAt = Date.now();
-    this.folding = { since: startedAt };
-    const head: HeadRef[] = plan.summarize.map((i) => {
-      const e = s.live[i]!;
-      // A rewritten message (clipped on arrival, or evicted) is read from the archive and clipped again if oversized.
-      return e.seq === null ? { raw: e.raw } : e.rev === 0 ? { seq: e.seq } : { seq: e.seq, clipped: true };
-    });
-    const foldedTokens = plan.summarize.reduce((sum, i) => sum + (s.live[i]?.tokens ?? 0), 0);
-    const base: Omit<
-      FoldRecord,
-      | 'ok'
-      | 'output'
-      | 'tokensAfter'
-      | 'error'
-      | 'finishedAt'
-      | 'usage'
-      | 'responseId'
-      | 'outputTypes'
-      | 'attempts'
-      | 'identifiers'
-      | 'firstKept'
-    > = {
-      number,
-      split: plan.split,
-      droppedCount: 0,
-      tokensBefore: estimate,
-      pinned: [...plan.pinned],
-      prefixHash: prefixHash(raws.slice(0, plan.split)),
-      archiveRange: this.archiveRange(plan),
-      startedAt,
-    };
-    let record: FoldRecord;
-    try {
-      const summarize = proxyActivities<Activities>({
-        startToCloseTimeout: this.limits.summarizeStartToCloseMs,
-        heartbeatTimeout: this.limits.summarizeHeartbeatTimeoutMs,
-        retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 8 },
-      }).summarizeFold;
-      const result = await summarize({
-        conversationId: s.conversationId,
-        format: s.format,
-        model: s.settings.model,
-        budget: s.settings.budget,
-        summarizer: s.settings.summarizer,
-        head,
-        foldedTokens,
-        hotPaths: s.hotPaths,
-      });
-      const common = {
-        usage: result.usage,
-        responseId: result.responseId,
-        outputTypes: result.outputTypes,
-        attempts: result.attempts,
-      };
-      if (result.ok) {
-        const inserted = this.state.commitFold(transcript, plan, result.summary, number);
-        const counted2 = await local.countTokens({ model: s.settings.model, format: s.format, messages: inserted });
-        this.state.setCounts(inserted, counted2.counts);
-        s.backoff = null;
-        // The last reported context is no longer a prefix of this one: keep the ratio, forget the anchor.
-        s.calibration = dropAnchor(s.calibration as Calibration | null);
-        this.foldedThisRun = true;
-        const firstKeptIndex = plan.tail[0];
-        record = {
-          ...base,
-          ...common,
-          ok: true,
-          output: result.summary.kind,
-          droppedCount: plan.dropped.length,
-          tokensAfter: this.estimate(),
-          error: null,
-          identifiers: result.identifiers,
-          firstKept:
-            firstKeptIndex === undefined
-              ? null
-              : { index: firstKeptIndex, hash: prefixHash([transcript.items[firstKeptIndex]!.raw]) },
-          finishedAt: Date.now(),
-        };
-      } else {
-        s.backoff = recordFailure({ raws, split: plan.split, tokens: estimate });
-        record = {
-          ...base,
-          ...NO_OUTPUT,
-          ...common,
-          ok: false,
-          tokensAfter: null,
-          error: result.error,
-          finishedAt: Date.now(),
-        };
-      }
-    } catch (err) {
-      // The summarizer's provider refused (4xx) or kept failing past the retry policy: send unfolded, back off.
-      const message =
-        err instanceof ActivityFailure && err.cause
-          ? err.cause.message
-          : err instanceof Error
-            ? err.message
-            : String(err);
-      s.backoff = recordFailure({ raws, split: plan.split, tokens: estimate });
-      s.lastError = { at: Date.now(), message: `fold ${number} failed: ${message}` };
-      record = {
-        ...base,
-        ...NO_OUTPUT,
-        ok: false,
-        tokensAfter: null,
-        error: { kind: 'provider', message },
-        finishedAt: Date.now(),
-      };
-    } finally {
-      this.folding = null;
-    }
-    this.state.recordFold(record);
-    await local.recordFold({ conversationId: s.conversationId, record });
-    return {
-      decision: record.ok ? `folded: ${plan.reason}` : `fold failed (${record.error?.kind}): ${record.error?.message}`,
-      fold: {
-        ok: record.ok,
-        number,
-        reason: record.ok ? plan.reason : (record.error?.message ?? ''),
-        tokensBefore: record.tokensBefore,
-        tokensAfter: record.tokensAfter ?? record.tokensBefore,
-      },
-    };
   }
 }

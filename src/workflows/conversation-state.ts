@@ -3,10 +3,9 @@
  * activities and hands their results here; nothing here awaits, reads a clock or does I/O, so every transition
  * replays identically and can be unit-tested without a server.
  */
-import { applyFold, applyTruncate } from '../core/fold/apply';
+import { applyTruncate } from '../core/fold/apply';
 import { emptyHotPaths, noteTurn, readsIn, type HotPaths } from '../core/fold/hot-paths';
 import type { FoldRecord } from '../core/fold/fold-record';
-import { adapterFor } from '../core/messages/adapters';
 import { detectFormat } from '../core/messages/detect';
 import { normalize } from '../core/messages/normalize';
 import type { MessageFormat, Transcript } from '../core/messages/types';
@@ -14,6 +13,7 @@ import { TranscriptValidationError } from '../core/messages/validate';
 import { utf8Length } from './bytes';
 import type { AppendInput, ContextPatch, ContextSnapshot } from './definitions';
 import { diffContext, type EntryKey } from './patch';
+import type { PendingFold } from './pending-fold';
 import type { ConversationSettings } from './settings';
 
 /** One message of the live context. */
@@ -47,6 +47,8 @@ export interface CarriedState {
   continuedAsNew: number;
   /** Files read often lately (S1 hot paths): eviction keeps their latest read. */
   hotPaths: HotPaths;
+  /** The fold summarized in the background, until it is applied (absent in states carried by older code). */
+  pendingFold?: PendingFold | null;
   /** File reads of the current user turn so far (bounded), scored when the next turn starts. */
   turnReads: string[];
 }
@@ -261,32 +263,23 @@ export class ConversationState {
   }
 
   /**
-   * Replaces the live context after a successful fold; the inserted summary elements count 0 until `setCounts`.
-   * @returns the inserted summary elements.
+   * Replaces the live context with a folded one, built and counted by the fold step before this commit: kept entries
+   * by identity, the inserted summary elements as new entries `s<foldNumber>.<k>` with their counts.
+   * @returns the uids of the inserted entries.
    */
-  commitFold(
-    transcript: Transcript,
-    layout: Parameters<typeof applyFold>[0]['plan'],
-    summary: { kind: 'text'; text: string } | { kind: 'items'; items: unknown[] },
-    foldNumber: number
-  ): unknown[] {
-    const folded = applyFold({ transcript, plan: layout, summary, adapter: adapterFor(transcript.format) });
+  commitFold(applied: { folded: readonly unknown[]; counts: readonly number[] }, foldNumber: number): string[] {
     const byRaw = new Map(this.s.live.map((e) => [e.raw, e]));
-    let k = 0;
-    this.s.live = folded.map(
-      (raw) => byRaw.get(raw) ?? { raw, tokens: 0, uid: `s${foldNumber}.${k++}`, rev: 0, seq: null }
-    );
+    const uids: string[] = [];
+    this.s.live = applied.folded.map((raw) => {
+      const kept = byRaw.get(raw);
+      if (kept) return kept;
+      const uid = `s${foldNumber}.${uids.length}`;
+      const tokens = applied.counts[uids.length] ?? 0;
+      uids.push(uid);
+      return { raw, tokens, uid, rev: 0, seq: null };
+    });
     this.s.version++;
-    return folded.filter((raw) => !byRaw.has(raw));
-  }
-
-  /** Sets the counts of live messages given by identity (the summary elements a fold inserted, once counted). */
-  setCounts(raws: readonly unknown[], counts: readonly number[]): void {
-    const at = new Map(raws.map((raw, i) => [raw, counts[i] ?? 0]));
-    for (const e of this.s.live) {
-      const tokens = at.get(e.raw);
-      if (tokens !== undefined) e.tokens = tokens;
-    }
+    return uids;
   }
 
   /** Records a fold attempt (bounded in state; the archive keeps every record). */

@@ -18,8 +18,10 @@ import {
   rewindUpdate,
   sendableQuery,
   stateQuery,
+  waitForFoldUpdate,
   type ConversationInput,
   type ConversationStateView,
+  type WaitForFoldInput,
 } from './definitions';
 import { defaultLimits, defaultSettings, mergeLimits, mergeSettings, type SettingsPatch } from './settings';
 
@@ -62,6 +64,12 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
     },
   });
   setHandler(closeUpdate, () => runner.close());
+  setHandler(waitForFoldUpdate, (i?: WaitForFoldInput) => runner.waitForFold(i), {
+    validator: (i?: WaitForFoldInput) => {
+      if (startError) throw new Error(startError);
+      runner.validateWaitForFold(i);
+    },
+  });
   setHandler(contextQuery, () => state.snapshot(runner.estimate()));
   setHandler(sendableQuery, () => {
     const snapshot = state.snapshot(runner.estimate());

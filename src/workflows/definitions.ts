@@ -7,6 +7,9 @@ import type { FoldRecord } from '../core/fold/fold-record';
 import type { MessageFormat, Usage } from '../core/messages/types';
 import type { ConversationSettings, RunLimits, SettingsPatch } from './settings';
 import type { CarriedState } from './conversation-state';
+import type { FoldProgress } from './pending-fold';
+
+export type { FoldProgress } from './pending-fold';
 
 /** Workflow ids are derived from conversation ids with this prefix. */
 export const workflowIdPrefix = 'conversation-';
@@ -68,6 +71,8 @@ export interface PrepareResult {
   fold?: { ok: boolean; number: number; reason: string; tokensBefore: number; tokensAfter: number };
   /** Why no fold happened, when none did. */
   decision: string;
+  /** The fold summarized in the background after this call, when there is one (see `ConversationStateView`). */
+  folding?: FoldProgress;
 }
 
 /** Result of the `context` query. */
@@ -90,7 +95,10 @@ export interface ConversationStateView {
   settings: ConversationSettings;
   folds: number;
   backoff: unknown;
-  folding: { since: number } | null;
+  /** The fold in flight (background, or a blocking one being waited for); `null` when none. */
+  folding: FoldProgress | null;
+  /** The most recent fold record; `null` before the first fold. */
+  lastFold: FoldRecord | null;
   lastError: { at: number; message: string } | null;
   closed: boolean;
   runUpdates: number;
@@ -105,12 +113,31 @@ export interface RewindResult {
   removed: unknown[];
 }
 
+/** Longest wait of one `waitForFold` call, ms. */
+export const MAX_FOLD_WAIT_MS = 600_000;
+
+/** Input of `waitForFold`. */
+export interface WaitForFoldInput {
+  /** Give up after this long, ms (0 to {@link MAX_FOLD_WAIT_MS}). @default MAX_FOLD_WAIT_MS */
+  timeoutMs?: number;
+}
+
+/** Result of `waitForFold`. */
+export interface WaitForFoldResult {
+  /** The fold still in flight, or ready and not applied yet (`phase: 'ready'`); `null` when there is none. */
+  folding: FoldProgress | null;
+  /** The most recent fold record; `null` before the first fold. */
+  lastFold: FoldRecord | null;
+}
+
 export const appendUpdate = defineUpdate<PrepareResult, [AppendInput]>('append');
 export const prepareUpdate = defineUpdate<PrepareResult, [AppendInput]>('prepare');
 export const rewindUpdate = defineUpdate<RewindResult, []>('rewind');
 export const clearUpdate = defineUpdate<{ version: number }, []>('clear');
 export const configureUpdate = defineUpdate<ConversationSettings, [SettingsPatch]>('configure');
 export const closeUpdate = defineUpdate<{ version: number }, []>('close');
+/** Resolves once no fold is being summarized (or after `timeoutMs`); for "compacting…" indicators. */
+export const waitForFoldUpdate = defineUpdate<WaitForFoldResult, [WaitForFoldInput]>('waitForFold');
 export const appendSignal = defineSignal<[AppendInput]>('append');
 export const contextQuery = defineQuery<ContextSnapshot>('context');
 /** The context as it should be sent now: tool results in call order, unanswered calls per the `unanswered` setting. */

@@ -4,6 +4,8 @@
  */
 import { resolveOptions, type CompactionOptions, type KeepPolicy } from '../core/plan/options';
 import type { SummarizerConfig } from '../summarizers/types';
+import { defaultFoldLimits, foldLimitsProblem, type FoldLimits } from './fold-limits';
+import { checkFoldSettings, defaultFoldSettings, foldSettingKeys, type FoldSettings } from './fold-settings';
 
 /** Summarizer settings (non-secret). */
 export interface SummarizerSettings {
@@ -23,8 +25,8 @@ export interface SummarizerSettings {
   maxOutputTokens: number;
 }
 
-/** What a conversation is compacted against. */
-export interface ConversationSettings {
+/** What a conversation is compacted against (and, from `FoldSettings`, how its folds run). */
+export interface ConversationSettings extends FoldSettings {
   /** Model the context is sent to; picks the tokenizer. @default 'gpt-4o' */
   model: string;
   /** Context budget in tokens. @default 128000 */
@@ -55,18 +57,14 @@ export interface ConversationSettings {
 /** The planning options a conversation may set beyond budget, trigger and policy. */
 export type PlanSettings = Omit<CompactionOptions, 'budget' | 'triggerRatio' | 'policy'>;
 
-/** Run limits: when to continue-as-new, and activity timeouts. Tests lower them. */
-export interface RunLimits {
+/** Run limits: when to continue-as-new, and the summarize activity's bounds (see `FoldLimits`). Tests lower them. */
+export interface RunLimits extends FoldLimits {
   /** Continue-as-new after this many updates in one run (the server caps a run at 2 000). @default 1500 */
   maxUpdatesPerRun: number;
   /** Continue-as-new past this many history bytes (the server warns at 10 MiB, fails at 50 MiB). @default 8 MiB */
   maxHistoryBytes: number;
   /** Continue-as-new past this many history events (warn at 10 240, fail at 51 200). @default 8000 */
   maxHistoryEvents: number;
-  /** Heartbeat timeout of the summarize activity: how soon a crashed worker's fold is retried. @default 30000 */
-  summarizeHeartbeatTimeoutMs: number;
-  /** @default 600000 */
-  summarizeStartToCloseMs: number;
 }
 
 /** Largest budget a conversation accepts, in tokens (see `mergeSettings`). */
@@ -81,6 +79,7 @@ export const defaultSettings: ConversationSettings = {
   unanswered: 'synthesize',
   plan: {},
   evictAtRatio: 0,
+  ...defaultFoldSettings,
   summarizer: {
     mode: 'extractive',
     model: 'gpt-4o-mini',
@@ -96,8 +95,7 @@ export const defaultLimits: RunLimits = {
   maxUpdatesPerRun: 1500,
   maxHistoryBytes: 8 * 1024 * 1024,
   maxHistoryEvents: 8000,
-  summarizeHeartbeatTimeoutMs: 30_000,
-  summarizeStartToCloseMs: 600_000,
+  ...defaultFoldLimits,
 };
 
 /** A partial update of the settings (the `configure` update and the start input). */
@@ -131,6 +129,7 @@ export function mergeSettings(base: ConversationSettings, patch: unknown): Conve
     'plan',
     'evictAtRatio',
     'summarizer',
+    ...foldSettingKeys,
   ];
   for (const key of Object.keys(p)) if (!known.includes(key)) throw new SettingsError(`unknown setting '${key}'`);
   const out: ConversationSettings = { ...base, summarizer: { ...base.summarizer } };
@@ -151,6 +150,11 @@ export function mergeSettings(base: ConversationSettings, patch: unknown): Conve
       );
     }
     out.evictAtRatio = p.evictAtRatio;
+  }
+  try {
+    Object.assign(out, checkFoldSettings(p));
+  } catch (err) {
+    throw new SettingsError((err as Error).message);
   }
   if (p.plan !== undefined) {
     const plan = record(p.plan, 'plan');
@@ -197,6 +201,8 @@ export function mergeLimits(base: RunLimits, patch: unknown): RunLimits {
   }
   if (out.maxUpdatesPerRun > 1900)
     throw new SettingsError('limits.maxUpdatesPerRun must stay below the server cap of 2000 (at most 1900)');
+  const problem = foldLimitsProblem(out);
+  if (problem) throw new SettingsError(problem);
   return out;
 }
 

@@ -34,7 +34,7 @@ async function waitFor(what: string, check: () => boolean, timeoutMs: number): P
   }
 }
 
-describe('a worker killed with SIGKILL in the middle of a fold', function () {
+describe('a worker killed with SIGKILL in the middle of a blocking fold', function () {
   this.timeout(180_000);
 
   it('is replaced, and the fold completes exactly once with every message still there', async () => {
@@ -56,10 +56,13 @@ describe('a worker killed with SIGKILL in the middle of a fold', function () {
         conversationId: id,
         taskQueue,
         settings: {
+          // The blocking path: the prepare that reaches the trigger waits on the fold (background-fold.test.ts has
+          // the same crash during a background fold).
+          foldMode: 'blocking',
           budget: 6000,
           summarizer: { mode: 'chat', baseURL: server.baseURL, apiKeyEnv: 'DC_TEST_KEY', model: 'small' },
         },
-        limits: { summarizeHeartbeatTimeoutMs: 2000 },
+        limits: { summarizeHeartbeatTimeoutMs: 2000, summarizeHeartbeatIntervalMs: 500 },
       });
       // The first summary request hangs (the worker dies under it); the retry on the new worker answers.
       server.script(

@@ -35,25 +35,58 @@ export interface BackoffQuery {
   budget: number;
   /** How many items the proposed fold keeps verbatim (its growth margin, at least 1). */
   keep: number;
+  /** The time now, in epoch milliseconds; with `delays`, consecutive failures also wait (see {@link retryAt}). */
+  now?: number;
+  /** Escalating waits after consecutive failures of the same prefix. @default none (growth alone decides) */
+  delays?: BackoffDelays;
+}
+
+/** Escalating waits between tries of a prefix that keeps failing. */
+export interface BackoffDelays {
+  /** Wait after the second failure in a row, ms; it doubles with each further failure. */
+  initialMs: number;
+  /** Longest wait, ms. */
+  maxMs: number;
+}
+
+/**
+ * When a prefix that failed `memory.failures` times in a row may be tried again: at once after the first failure
+ * (growth alone decides, as in S2), then `initialMs × 2^(failures − 2)` after the last failure, at most `maxMs`.
+ * @returns epoch milliseconds; `memory.at` (or 0 when unknown) after a single failure.
+ */
+export function retryAt(memory: BackoffMemory, delays: BackoffDelays): number {
+  const at = memory.at ?? 0;
+  if (memory.failures < 2) return at;
+  const wait = Math.min(delays.maxMs, delays.initialMs * 2 ** Math.min(memory.failures - 2, 30));
+  return at + wait;
 }
 
 /**
  * Whether to skip folding now because the same prefix failed before. It backs off only while the transcript still
  * starts with the failed prefix (same hash) and has grown by fewer than `max(keep, 1)` items to fold and fewer than
- * `max(floor(budget/4), 1)` tokens. Another conversation, or one rewound before the failed prefix or changed inside
- * it, folds as usual.
+ * `max(floor(budget/4), 1)` tokens — or, with `now` and `delays`, while the escalating wait after consecutive
+ * failures ({@link retryAt}) has not passed. Another conversation, or one rewound before the failed prefix or changed
+ * inside it, folds as usual.
  * @returns true to send unfolded this time; false when there is no memory or a fold is worth trying.
  */
 export function shouldBackOff(memory: BackoffMemory | null | undefined, q: BackoffQuery): boolean {
   if (!memory || memory.prefixHash === '' || q.raws.length < memory.split) return false;
-  if (q.split >= memory.split + Math.max(q.keep, 1)) return false;
-  if (q.tokens >= memory.tokens + Math.max(Math.floor(q.budget / 4), 1)) return false;
-  return prefixHash(q.raws.slice(0, memory.split)) === memory.prefixHash;
+  const grown =
+    q.split >= memory.split + Math.max(q.keep, 1) || q.tokens >= memory.tokens + Math.max(Math.floor(q.budget / 4), 1);
+  const waiting = q.now !== undefined && q.delays !== undefined && q.now < retryAt(memory, q.delays);
+  if (grown && !waiting) return false;
+  return startsWith(memory, q.raws);
+}
+
+/** @returns true when `raws` starts with the prefix `memory` was recorded for (a new failure there escalates). */
+export function startsWith(memory: BackoffMemory, raws: readonly unknown[]): boolean {
+  return raws.length >= memory.split && prefixHash(raws.slice(0, memory.split)) === memory.prefixHash;
 }
 
 /**
  * Remembers a failed fold of `raws` cut at `split`, triggered at `tokens`.
- * @param input.previous the memory before this failure; its count carries on when given.
+ * @param input.previous the memory before this failure; its count carries on when `raws` still starts with its
+ *   prefix (the same prefix failed again, grown or not), and starts again at 1 otherwise.
  * @param input.at the failure time in epoch milliseconds. @default null
  * @returns the new memory (the previous one is not modified).
  */
@@ -69,7 +102,7 @@ export function recordFailure(input: {
     prefixHash: prefixHash(input.raws.slice(0, split)),
     split,
     tokens: input.tokens,
-    failures: (input.previous?.failures ?? 0) + 1,
+    failures: (input.previous && startsWith(input.previous, input.raws) ? input.previous.failures : 0) + 1,
     at: input.at ?? null,
   };
 }

@@ -12,8 +12,10 @@ import type { SummaryErrorKind } from './validate-summary';
  * - `unsafe`: the folded context would have broken a safety rule (a bug, reported rather than applied).
  * - `provider`: the summarizer's provider call failed (HTTP, connection, refusal) after its retries.
  * - `aborted`: the attempt was cancelled.
+ * - `discarded`: a summary written in the background was not applied: the prefix it covers was rewound or cleared
+ *   meanwhile, or the offline fallback it was to replace had already been folded again.
  */
-export type FoldErrorKind = SummaryErrorKind | 'unsafe' | 'provider' | 'aborted';
+export type FoldErrorKind = SummaryErrorKind | 'unsafe' | 'provider' | 'aborted' | 'discarded';
 
 /** The error kinds after which a fold is not retried on the same prefix (see `backoff.ts`). */
 export const UNFOLDED_ERROR_KINDS: readonly FoldErrorKind[] = ['too_large', 'incomplete', 'no_text'];
@@ -73,6 +75,13 @@ export interface FoldRecord {
   /** When the attempt started and finished, in epoch milliseconds as the caller supplied them (the core reads no clock). */
   startedAt: number;
   finishedAt: number;
+  /**
+   * True when the summary was written by the offline fallback at the hard limit because the model's summary was not
+   * ready within `maxFoldWaitMs`. Absent in records written before background folds.
+   */
+  fallback?: boolean;
+  /** The number of the fallback fold whose summary this one's model summary replaced; `null` when none. */
+  replaces?: number | null;
 }
 
 /** Thrown by {@link parseFoldRecord} for data that is not a fold record; the message names the first bad field. */
@@ -125,6 +134,8 @@ export function parseFoldRecord(value: unknown): FoldRecord {
     (v) => v === null || (isObject(v) && isCount(v.firstSeq) && isCount(v.lastSeq)),
     'null or {firstSeq, lastSeq}'
   );
+  need('fallback', (v) => v === undefined || typeof v === 'boolean', 'a boolean when present');
+  need('replaces', (v) => v === undefined || v === null || isCount(v), 'a fold number or null when present');
   need('startedAt', Number.isFinite, 'a number');
   need('finishedAt', Number.isFinite, 'a number');
   if (value.ok !== (value.error === null))

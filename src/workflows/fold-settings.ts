@@ -1,0 +1,65 @@
+/**
+ * The per-conversation settings of background folds: whether a fold is summarized in the background or waited for,
+ * the soft threshold where a background fold starts, and how long a `prepare` at the hard limit waits for it.
+ */
+
+/** Settings of background folds (part of `ConversationSettings`). */
+export interface FoldSettings {
+  /**
+   * `background`: a fold starts at `prefoldRatio` of the budget and is summarized while the agent keeps working; its
+   * summary is applied at the next `prepare` after it is ready. `blocking`: a `prepare` that reaches the trigger waits
+   * for the summarizer (the behaviour before background folds, kept for comparison). @default 'background'
+   */
+  foldMode: 'background' | 'blocking';
+  /** Start a background fold once the context reaches this share of the budget (below `triggerRatio`). @default 0.7 */
+  prefoldRatio: number;
+  /**
+   * At the hard limit (`triggerRatio`), wait at most this long for the fold in flight, then apply the offline
+   * fallback fold over the same prefix (the model summary replaces it later). 0 = do not wait. @default 10000
+   */
+  maxFoldWaitMs: number;
+}
+
+export const defaultFoldSettings: FoldSettings = { foldMode: 'background', prefoldRatio: 0.7, maxFoldWaitMs: 10_000 };
+
+/** The keys of {@link FoldSettings}. */
+export const foldSettingKeys: readonly string[] = ['foldMode', 'prefoldRatio', 'maxFoldWaitMs'];
+
+/**
+ * Checks the fold settings of a settings patch.
+ * @returns the fold settings it sets (only those present).
+ * @throws Error naming the bad field (the caller wraps it in its own error class).
+ */
+export function checkFoldSettings(patch: Record<string, unknown>): Partial<FoldSettings> {
+  const out: Partial<FoldSettings> = {};
+  if (patch.foldMode !== undefined) {
+    if (patch.foldMode !== 'background' && patch.foldMode !== 'blocking') {
+      throw new Error(`foldMode must be one of background, blocking, got ${JSON.stringify(patch.foldMode)}`);
+    }
+    out.foldMode = patch.foldMode;
+  }
+  if (patch.prefoldRatio !== undefined) {
+    const r = patch.prefoldRatio;
+    if (typeof r !== 'number' || !(r > 0 && r <= 1)) {
+      throw new Error(`prefoldRatio must be a number in (0, 1], got ${JSON.stringify(r)}`);
+    }
+    out.prefoldRatio = r;
+  }
+  if (patch.maxFoldWaitMs !== undefined) {
+    const w = patch.maxFoldWaitMs;
+    if (typeof w !== 'number' || !Number.isInteger(w) || w < 0 || w > 600_000) {
+      throw new Error(`maxFoldWaitMs must be an integer from 0 to 600000, got ${JSON.stringify(w)}`);
+    }
+    out.maxFoldWaitMs = w;
+  }
+  return out;
+}
+
+/** @returns the fold settings of stored settings, defaults filled in (settings carried by older code lack them). */
+export function foldSettingsOf(settings: Partial<FoldSettings>): FoldSettings {
+  return {
+    foldMode: settings.foldMode ?? defaultFoldSettings.foldMode,
+    prefoldRatio: settings.prefoldRatio ?? defaultFoldSettings.prefoldRatio,
+    maxFoldWaitMs: settings.maxFoldWaitMs ?? defaultFoldSettings.maxFoldWaitMs,
+  };
+}
