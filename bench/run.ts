@@ -1,5 +1,5 @@
 /**
- * `npm run bench [name]`: runs one benchmark script from bench/ (default: tokens; also: workflow). Each script writes its own
+ * `npm run bench [name]`: runs one benchmark script from bench/ (default: tokens; also: workflow, fold-latency). Each script writes its own
  * results under bench/results/.
  */
 export {};
@@ -12,6 +12,10 @@ const benches: Record<string, () => void> = {
   workflow: () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loading the script runs it
     require('./workflow');
+  },
+  'fold-latency': () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loading the script runs it
+    require('./fold-latency');
   },
 };
 

@@ -50,6 +50,8 @@ export async function runWorker(options: RunWorkerOptions = {}): Promise<void> {
         maxConcurrentWorkflowTaskExecutions: config.worker.maxConcurrentWorkflowTaskExecutions,
         maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivityTaskExecutions,
         maxConcurrentLocalActivityExecutions: config.worker.maxConcurrentLocalActivityExecutions,
+        // Heartbeats reach the server within this, so a summarize heartbeat timeout of a few seconds holds.
+        maxHeartbeatThrottleInterval: config.worker.heartbeatThrottleMs,
       });
       options.onReady?.({
         address,

@@ -1,6 +1,6 @@
 /**
  * Records workflow histories for the replay tests: runs a few representative conversations (append, prepare, fold,
- * failed fold with back-off, rewind, clear, configure, continue-as-new, close) on a real dev server and saves every
+ * failed fold with back-off, rewind, clear, configure, continue-as-new, close, background folds with a fallback) on a real dev server and saves every
  * run's history (protobuf, as the SDK's own replay fixtures) under test/histories/. Run it when the workflow changes on purpose:
  *   node --require tsx/cjs test/record-histories.ts
  * Existing files are kept (they are what the replay test protects); committed histories must keep replaying, and a
@@ -54,6 +54,29 @@ async function main(): Promise<void> {
       const evicting = open(uniqueConversationId('replay-evict'), { budget: 32_000, evictAtRatio: 0.5 });
       await driveConversation(evicting, corpusConversation('mini-swe-agent-deepseek-django__django-11797').messages);
       ids.push(evicting.workflowId);
+
+      // Background folds: one applied at a later prepare, one offline fallback replaced by the model summary.
+      const background = open(uniqueConversationId('replay-background'), {
+        budget: 4000,
+        maxFoldWaitMs: 300,
+        summarizer: { mode: 'chat', baseURL: server.baseURL, apiKeyEnv: 'DC_TEST_KEY', model: 'small' },
+      });
+      const turn = (i: number) =>
+        user(`Request ${i}: ` + `please check order ${1000 + i} and its shipping. `.repeat(24));
+      await background.prepare([{ role: 'system', content: 'You are a shop assistant.' }]);
+      let i = 0;
+      for (const delay of [1500, 3000]) {
+        server.script({ kind: 'slow', ms: delay });
+        while (!(await background.prepare([turn(i++)])).folding) await background.record(assistant(`ok ${i}`));
+        await background.record(assistant(`ok ${i}`));
+        // The second fold is overtaken by a big turn: the offline fallback applies, the model summary replaces it.
+        if (delay > 2000) await background.prepare([user('The whole order history: '.repeat(220))]);
+        await background.waitForFold({ timeoutMs: 30_000 });
+        await background.prepare([turn(i++)]);
+        await background.record(assistant(`ok ${i}`));
+      }
+      await background.close();
+      ids.push(background.workflowId);
 
       for (const workflowId of ids) {
         let run = 0;

@@ -102,7 +102,10 @@ export function createSummarizeActivity(
     const config: SummarizerConfig = { ...deps.defaults, ...overrides };
     const summarizer = createSummarizer(config, { counterFor, ...(deps.env ? { env: deps.env } : {}) });
     let details: SummarizeHeartbeat | undefined;
-    const beat = (): void => ctx.heartbeat(details);
+    // A local activity (the offline fallback fold) cannot heartbeat: the server does not know it.
+    const beat = (): void => {
+      if (!ctx.info.isLocal) ctx.heartbeat(details);
+    };
     const timer = setInterval(beat, heartbeatInterval(asked ?? heartbeatMs, ctx.info.heartbeatTimeoutMs));
     try {
       return await summarizer(request, {

@@ -107,6 +107,13 @@ export const schema = {
       min: 1,
       doc: 'local activities (token counting) run at once',
     },
+    heartbeatThrottleMs: {
+      type: 'integer',
+      default: 1000,
+      min: 100,
+      max: 60000,
+      doc: 'longest wait before a heartbeat reaches the server (the SDK waits up to 0.8 × the heartbeat timeout otherwise)',
+    },
   },
   compaction: {
     model: {

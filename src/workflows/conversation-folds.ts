@@ -155,11 +155,13 @@ export class ConversationFolds {
       if (p && !p.outcome && !p.fallback) {
         this.waiting = true;
         this.report();
+        const waitedFrom = Date.now();
         try {
           await condition(() => p.outcome !== null || s.pendingFold !== p, fs.maxFoldWaitMs);
         } finally {
           this.waiting = false;
         }
+        decisions.push(`at the hard limit: waited ${Date.now() - waitedFrom} ms for the fold in flight`);
         note(await this.applyReady());
         hard = this.plan(s.settings.triggerRatio);
       }

@@ -28,9 +28,9 @@ export interface FoldProgress {
   /** Epoch ms the fold started ("compacting since T"). */
   since: number;
   /**
-   * `summarizing`: the summarizer is writing; `waiting`: a `prepare` at the hard limit is waiting for it; `ready`: the
-   * summary is in and is applied at the next `prepare`; `replacing`: the offline fallback was applied and the model
-   * summary, when it arrives, replaces it.
+   * `summarizing`: the summarizer is writing; `waiting`: a `prepare` at the hard limit is waiting for it; `replacing`:
+   * the offline fallback was applied and the model is still writing the summary that will replace it; `ready`: the
+   * summary is in and is applied (or replaces the fallback's) at the next `prepare`.
    */
   phase: 'summarizing' | 'waiting' | 'ready' | 'replacing';
   /** The try of this prefix (1 on a first try; higher after failures of the same prefix). */
@@ -70,7 +70,7 @@ export function layoutNow(plan: FoldTicket['plan'], transcript: Transcript): Fol
 /** @returns the progress view of a fold in flight; `null` without one. */
 export function progressOf(p: PendingFold | null | undefined, waiting: boolean): FoldProgress | null {
   if (!p) return null;
-  const phase = p.fallback ? 'replacing' : p.outcome ? 'ready' : waiting ? 'waiting' : 'summarizing';
+  const phase = p.outcome ? 'ready' : p.fallback ? 'replacing' : waiting ? 'waiting' : 'summarizing';
   const t = p.ticket;
   return {
     since: t.startedAt,

@@ -20,6 +20,7 @@ async function main(): Promise<void> {
     activities: createActivities({ archive: new FileArchive(env('ARCHIVE_DIR')), summarize: { heartbeatMs: 500 } }),
     // A short sticky timeout so a killed worker's workflow tasks move to the next worker quickly.
     stickyQueueScheduleToStartTimeout: '2 seconds',
+    maxHeartbeatThrottleInterval: '500 ms',
   });
   process.stdout.write('worker ready\n');
   await worker.run();

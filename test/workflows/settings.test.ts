@@ -52,3 +52,55 @@ describe('conversation settings', () => {
     assert.throws(() => mergeLimits(defaultLimits, { maxUpdates: 3 }), /unknown limit/);
   });
 });
+
+describe('fold settings and fold limits', () => {
+  it('defaults to background folds from 0.7 of the budget, waiting at most 10 s at the hard limit', () => {
+    assert.equal(defaultSettings.foldMode, 'background');
+    assert.equal(defaultSettings.prefoldRatio, 0.7);
+    assert.equal(defaultSettings.maxFoldWaitMs, 10_000);
+    assert.equal(mergeSettings(defaultSettings, { foldMode: 'blocking' }).foldMode, 'blocking');
+  });
+
+  const badSettings: [unknown, RegExp][] = [
+    [{ foldMode: 'eventually' }, /foldMode must be one of background, blocking/],
+    [{ prefoldRatio: 0 }, /prefoldRatio must be a number in \(0, 1\]/],
+    [{ maxFoldWaitMs: -1 }, /maxFoldWaitMs must be an integer from 0 to 600000/],
+    [{ maxFoldWaitMs: 1.5 }, /maxFoldWaitMs/],
+  ];
+  for (const [patch, message] of badSettings) {
+    it(`rejects ${JSON.stringify(patch)}`, () => {
+      assert.throws(
+        () => mergeSettings(defaultSettings, patch),
+        (e: unknown) => e instanceof SettingsError && message.test(e.message)
+      );
+    });
+  }
+
+  it('chooses the heartbeat interval and timeout together, so a kill inside a fold costs seconds', () => {
+    assert.equal(defaultLimits.summarizeHeartbeatTimeoutMs, 10_000);
+    assert.equal(defaultLimits.summarizeHeartbeatIntervalMs, 2_000);
+    assert.ok(defaultLimits.summarizeScheduleToCloseMs >= defaultLimits.summarizeStartToCloseMs);
+    const ok = mergeLimits(defaultLimits, { summarizeHeartbeatTimeoutMs: 3000, summarizeHeartbeatIntervalMs: 1000 });
+    assert.equal(ok.summarizeHeartbeatTimeoutMs, 3000);
+  });
+
+  const badLimits: [unknown, RegExp][] = [
+    [{ summarizeHeartbeatTimeoutMs: 3000 }, /summarizeHeartbeatIntervalMs \(2000\) must be at most a third/],
+    [{ summarizeHeartbeatTimeoutMs: 500, summarizeHeartbeatIntervalMs: 100 }, /at least 1000/],
+    [
+      { summarizeStartToCloseMs: 2_000_000 },
+      /summarizeStartToCloseMs must not exceed limits.summarizeScheduleToCloseMs/,
+    ],
+    [{ summarizeRetryInitialMs: 120_000 }, /summarizeRetryInitialMs must not exceed/],
+    [{ summarizeMaxAttempts: 0 }, /summarizeMaxAttempts must be an integer/],
+    [{ foldBackoffInitialMs: 3_600_000 }, /foldBackoffInitialMs must not exceed/],
+  ];
+  for (const [patch, message] of badLimits) {
+    it(`rejects limits ${JSON.stringify(patch)}`, () => {
+      assert.throws(
+        () => mergeLimits(defaultLimits, patch),
+        (e: unknown) => e instanceof SettingsError && message.test(e.message)
+      );
+    });
+  }
+});

@@ -1,38 +1,14 @@
 import { strict as assert } from 'node:assert';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { ConversationClient } from '../../src/client/conversation-client';
 import { FileArchive } from '../../src/archive/file-archive';
 import { corpusConversation } from '../support/corpus';
 import { startOpenAIServer } from '../support/openai-server';
 import { sharedTestEnv } from '../support/temporal';
 import { uniqueConversationId } from '../support/conversation';
-
-const root = resolve(__dirname, '..', '..');
-
-function startWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'test/support/worker-process.ts'], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolveReady, reject) => {
-    child.once('exit', (code) => reject(new Error(`worker exited early with ${code}`)));
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('worker ready')) resolveReady(child);
-    });
-  });
-}
-
-async function waitFor(what: string, check: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { killWorker, startWorker, waitFor } from '../support/crash';
 
 describe('a worker killed with SIGKILL in the middle of a blocking fold', function () {
   this.timeout(180_000);
@@ -62,7 +38,7 @@ describe('a worker killed with SIGKILL in the middle of a blocking fold', functi
           budget: 6000,
           summarizer: { mode: 'chat', baseURL: server.baseURL, apiKeyEnv: 'DC_TEST_KEY', model: 'small' },
         },
-        limits: { summarizeHeartbeatTimeoutMs: 2000, summarizeHeartbeatIntervalMs: 500 },
+        limits: { summarizeHeartbeatTimeoutMs: 4000, summarizeHeartbeatIntervalMs: 1000 },
       });
       // The first summary request hangs (the worker dies under it); the retry on the new worker answers.
       server.script(
@@ -86,8 +62,7 @@ describe('a worker killed with SIGKILL in the middle of a blocking fold', functi
         }
       }
       assert.ok(folding, 'the conversation reached the trigger');
-      worker.kill('SIGKILL');
-      await new Promise((r) => worker.once('exit', r));
+      await killWorker(worker);
       worker = await startWorker(workerEnv);
       const prepared = (await folding) as { fold?: { ok: boolean; number: number } };
       assert.equal(prepared.fold?.ok, true, 'the fold completed after the crash');

@@ -4,6 +4,7 @@ import {
   clearBackoff,
   isBackoffMemory,
   recordFailure,
+  retryAt,
   shouldBackOff,
   type BackoffMemory,
 } from '../../../src/core/fold/backoff';
@@ -156,5 +157,39 @@ describe('core/fold/backoff', () => {
     assert.equal(asksAgain(rebuilt, [...failed, msg('ok')]), false);
     assert.equal(backoffFromRecord({ ...record, error: { kind: 'provider', message: 'HTTP 500' } }), null);
     assert.equal(backoffFromRecord({ ...record, ok: true, error: null }), null);
+  });
+});
+
+describe('core/fold/backoff escalation', () => {
+  const raws = Array.from({ length: 12 }, (_, i) => ({ type: 'message', role: 'user', content: `m${i}` }));
+  const delays = { initialMs: 60_000, maxMs: 600_000 };
+  const q = (extra: object) => ({ raws, split: 8, tokens: 100, budget: 400, keep: 4, ...extra });
+
+  it('waits after the second failure in a row, doubling up to the maximum', () => {
+    const once = recordFailure({ raws, split: 8, tokens: 100, at: 1000 });
+    assert.equal(retryAt(once, delays), 1000);
+    const twice = recordFailure({ raws, split: 8, tokens: 100, at: 2000, previous: once });
+    assert.equal(twice.failures, 2);
+    assert.equal(retryAt(twice, delays), 62_000);
+    const thrice = recordFailure({ raws, split: 8, tokens: 100, at: 3000, previous: twice });
+    assert.equal(retryAt(thrice, delays), 123_000);
+    assert.equal(retryAt({ ...thrice, failures: 40 }, delays), 603_000);
+  });
+
+  it('backs off while the wait runs even after growth, and tries again once it has passed', () => {
+    const once = recordFailure({ raws, split: 8, tokens: 100, at: 1000 });
+    const twice = recordFailure({ raws, split: 8, tokens: 100, at: 2000, previous: once });
+    const grown = q({ split: 12, now: 30_000, delays });
+    assert.equal(shouldBackOff(once, grown), false, 'one failure: growth alone decides');
+    assert.equal(shouldBackOff(twice, grown), true, 'two failures: the wait runs');
+    assert.equal(shouldBackOff(twice, { ...grown, now: 62_000 }), false);
+    assert.equal(shouldBackOff(twice, { ...grown, now: 62_000, split: 8 }), true, 'and growth is still needed');
+  });
+
+  it('counts failures of the same prefix only', () => {
+    const once = recordFailure({ raws, split: 8, tokens: 100 });
+    const other = [{ type: 'message', role: 'user', content: 'other' }, ...raws.slice(1)];
+    assert.equal(recordFailure({ raws: other, split: 8, tokens: 100, previous: once }).failures, 1);
+    assert.equal(recordFailure({ raws: [...raws, raws[0]], split: 10, tokens: 120, previous: once }).failures, 2);
   });
 });
