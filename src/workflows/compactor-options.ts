@@ -21,7 +21,8 @@ export interface CompactorActivityOptions {
   countTokens?: LocalActivityOptions;
   /**
    * Options of the `summarize` activity.
-   * @default 10 min start-to-close, 30 s heartbeat timeout, retries from 1 s to 1 min, at most 8 attempts
+   * @default the conversation workflow's default `limits`: 5 min start-to-close, 15 min schedule-to-close, 10 s
+   *   heartbeat timeout, retries from 1 s to 1 min, at most 5 attempts
    */
   summarize?: ActivityOptions;
   /** Names the activities are registered under on the caller's worker. @default countTokens, summarize */

@@ -10,14 +10,7 @@
  *   background folds, which keep it on replay through `patched()`).
  * Progress is in `progress()` (the `state` query) and in the workflow's current details (Temporal UI).
  */
-import {
-  CancellationScope,
-  condition,
-  patched,
-  proxyActivities,
-  proxyLocalActivities,
-  setCurrentDetails,
-} from '@temporalio/workflow';
+import { CancellationScope, condition, patched, proxyActivities, setCurrentDetails } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { HeadRef, SummarizeFoldResult } from '../activities/types';
 import { applyCalibration, dropAnchor, type Calibration } from '../core/calibration';
@@ -42,12 +35,8 @@ import {
   type SummaryOutcome,
 } from './fold-step';
 import { foldDetails, layoutNow, prefixStands, progressOf, type FoldProgress, type PendingFold } from './pending-fold';
+import { local } from './local-activities';
 import { planOptions, type RunLimits } from './settings';
-
-const local = proxyLocalActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 5, nonRetryableErrorTypes: ['InvalidInput'] },
-});
 
 /** Marks histories written since background folds; older histories replay with blocking folds. */
 export const BACKGROUND_FOLDS_PATCH = 'background-folds';

@@ -3,8 +3,7 @@
  * state class. Every error a caller can cause leaves as an `ApplicationFailure` (a plain Error would fail the
  * workflow task and wedge the conversation).
  */
-import { ApplicationFailure, condition, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../activities';
+import { ApplicationFailure, condition, workflowInfo } from '@temporalio/workflow';
 import { applyCalibration, dropAnchor, recordUsage, type Calibration } from '../core/calibration';
 import { evictStaleToolResults } from '../core/fold/evict';
 import { ConversationFolds, type FoldOutcome } from './conversation-folds';
@@ -19,6 +18,7 @@ import {
   type WaitForFoldInput,
   type WaitForFoldResult,
 } from './definitions';
+import { local } from './local-activities';
 import { Mutex } from './mutex';
 import {
   mergeSettings,
@@ -27,11 +27,6 @@ import {
   type RunLimits,
   type SettingsPatch,
 } from './settings';
-
-const local = proxyLocalActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 5, nonRetryableErrorTypes: ['InvalidInput'] },
-});
 
 /** Turns a caller mistake into a failure of just this update. */
 function rejected(err: unknown): ApplicationFailure {

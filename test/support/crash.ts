@@ -1,6 +1,9 @@
 /** Worker processes a test can kill with SIGKILL, and a polling wait, for crash tests. */
+import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
+import { FileArchive } from '../../src/archive/file-archive';
+import type { ConversationClient } from '../../src/client/conversation-client';
 
 const root = resolve(__dirname, '..', '..');
 
@@ -37,4 +40,30 @@ export async function waitFor(what: string, check: () => boolean, timeoutMs: num
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * After a crash during a fold: asserts the summary was asked for twice (the hung call, then once on the new worker),
+ * exactly one fold was applied (state and archive), and the archive holds exactly `sent`, in order.
+ */
+export async function assertFoldedOnce(
+  conv: ConversationClient,
+  summaryRequests: number,
+  archiveDir: string,
+  conversationId: string,
+  sent: readonly unknown[]
+): Promise<void> {
+  assert.equal(summaryRequests, 2, 'the summary was asked for again on the new worker, once');
+  const folds = await conv.folds();
+  assert.deepEqual(
+    folds.map((f) => [f.number, f.ok]),
+    [[1, true]],
+    'exactly one fold applied'
+  );
+  const archive = new FileArchive(archiveDir);
+  assert.deepEqual(
+    (await archive.readAll(conversationId)).map((a) => a.message),
+    sent
+  );
+  assert.equal((await archive.folds(conversationId)).length, 1);
 }

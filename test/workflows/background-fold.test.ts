@@ -3,12 +3,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import { FileArchive } from '../../src/archive/file-archive';
 import { ConversationClient, type Prepared } from '../../src/client/conversation-client';
 import type { FoldProgressEvent } from '../../src/client/fold-progress';
 import { isMarkedSummary } from '../../src/core/messages/text';
 import { corpusConversation } from '../support/corpus';
-import { killWorker, startWorker, waitFor } from '../support/crash';
+import { assertFoldedOnce, killWorker, startWorker, waitFor } from '../support/crash';
 import { startOpenAIServer, type OpenAITestServer } from '../support/openai-server';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';
 import { sharedTestEnv } from '../support/temporal';
@@ -78,7 +77,7 @@ describe('background folds on the real dev server', function () {
           applied++;
           // Every message appended since the fold started is still there, verbatim, after the summary.
           const context = (await conv.context()).messages;
-          const since = sent.slice(startedAt!);
+          const since = sent.slice(startedAt);
           assert.deepEqual(context.slice(context.length - since.length), since);
           assert.equal(context.filter((m) => summaryText(m) !== null).length, 1);
         }
@@ -294,19 +293,7 @@ describe('background folds on the real dev server', function () {
       const applied = await conv.prepare([user(i + 1)]);
       sent.push(user(i + 1));
       assert.equal(applied.fold?.ok, true, applied.decision);
-      assert.equal(server.requests.length, 2, 'the summary was asked for again on the new worker, once');
-      const folds = await conv.folds();
-      assert.deepEqual(
-        folds.map((f) => [f.number, f.ok]),
-        [[1, true]],
-        'exactly one fold applied'
-      );
-      const archive = new FileArchive(archiveDir);
-      assert.deepEqual(
-        (await archive.readAll(id)).map((a) => a.message),
-        sent
-      );
-      assert.equal((await archive.folds(id)).length, 1);
+      await assertFoldedOnce(conv, server.requests.length, archiveDir, id, sent);
     } finally {
       await killWorker(worker);
     }

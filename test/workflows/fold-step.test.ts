@@ -31,7 +31,7 @@ function complete(outcome: SummaryOutcome, extra: Partial<Parameters<typeof comp
     number: 3,
     transcript,
     backoff: null,
-    count: async (inserted) => inserted.map(() => 11),
+    count: (inserted) => Promise.resolve(inserted.map(() => 11)),
     measure: (a) => a.counts.reduce((x, y) => x + y, 0) + 100,
     now: () => 9,
     ...extra,
@@ -46,9 +46,9 @@ describe('the shared fold step', () => {
   it('applies a summary: counts the inserted element before anything is committed and writes the record', async () => {
     const order: string[] = [];
     const done = await complete(ok, {
-      count: async (inserted) => {
+      count: (inserted) => {
         order.push('count');
-        return inserted.map(() => 11);
+        return Promise.resolve(inserted.map(() => 11));
       },
       measure: (a) => {
         order.push('measure');
@@ -85,7 +85,7 @@ describe('the shared fold step', () => {
     assert.match(first.lastError ?? '', /fold 3 failed \(provider\): HTTP 503/);
     const again = await complete(failed, { backoff: first.backoff });
     assert.equal(again.backoff?.failures, 2);
-    const other = await complete(failed, { backoff: { ...first.backoff!, prefixHash: 'f'.repeat(64) } });
+    const other = await complete(failed, { backoff: { ...first.backoff, prefixHash: 'f'.repeat(64) } });
     assert.equal(other.backoff?.failures, 1);
   });
 

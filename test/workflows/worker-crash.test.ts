@@ -3,12 +3,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConversationClient } from '../../src/client/conversation-client';
-import { FileArchive } from '../../src/archive/file-archive';
 import { corpusConversation } from '../support/corpus';
 import { startOpenAIServer } from '../support/openai-server';
 import { sharedTestEnv } from '../support/temporal';
 import { uniqueConversationId } from '../support/conversation';
-import { killWorker, startWorker, waitFor } from '../support/crash';
+import { assertFoldedOnce, killWorker, startWorker, waitFor } from '../support/crash';
 
 describe('a worker killed with SIGKILL in the middle of a blocking fold', function () {
   this.timeout(180_000);
@@ -66,19 +65,7 @@ describe('a worker killed with SIGKILL in the middle of a blocking fold', functi
       worker = await startWorker(workerEnv);
       const prepared = (await folding) as { fold?: { ok: boolean; number: number } };
       assert.equal(prepared.fold?.ok, true, 'the fold completed after the crash');
-      assert.equal(server.requests.length, 2, 'the summary was asked for again on the new worker, once');
-      const folds = await conv.folds();
-      assert.deepEqual(
-        folds.map((f) => [f.number, f.ok]),
-        [[1, true]],
-        'exactly one fold applied'
-      );
-      const archive = new FileArchive(archiveDir);
-      assert.deepEqual(
-        (await archive.readAll(id)).map((a) => a.message),
-        messages.slice(0, sent)
-      );
-      assert.equal((await archive.folds(id)).length, 1);
+      await assertFoldedOnce(conv, server.requests.length, archiveDir, id, messages.slice(0, sent));
       // And it keeps answering.
       const next = await conv.prepare([messages[sent]]);
       assert.ok(next.messages.length > 0);
