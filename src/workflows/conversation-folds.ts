@@ -95,7 +95,15 @@ export class ConversationFolds {
     const s = this.state.s;
     if (!s.format || s.live.length === 0) return { decision: 'nothing to fold' };
     if (foldSettingsOf(s.settings).foldMode === 'blocking' || !patched(BACKGROUND_FOLDS_PATCH)) {
-      return this.blockingFold(true);
+      // A background fold left from before a switch to blocking is applied first (none exists in older histories).
+      const ready = s.pendingFold ? await this.applyReady() : null;
+      const now = await this.blockingFold(true);
+      return ready
+        ? {
+            decision: `${ready.decision}; ${now.decision}`,
+            ...((now.fold ?? ready.fold) ? { fold: now.fold ?? ready.fold } : {}),
+          }
+        : now;
     }
     return this.backgroundFold();
   }
@@ -141,7 +149,7 @@ export class ConversationFolds {
       // At the hard limit: the fold in flight gets `maxFoldWaitMs` to finish; then the offline fallback applies.
       if (!s.pendingFold && !this.backingOff(hard.plan, true)) this.start(hard.plan, hard.estimate);
       const p = s.pendingFold;
-      if (p && !p.outcome && !p.fallback) {
+      if (p && !p.outcome && !p.fallback && fs.maxFoldWaitMs > 0) {
         this.waiting = true;
         this.report();
         const waitedFrom = Date.now();

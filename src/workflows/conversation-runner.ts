@@ -198,7 +198,8 @@ export class ConversationRunner {
       const phase = this.folds.progress()?.phase;
       return phase === undefined || phase === 'ready';
     };
-    await condition(settled, timeoutMs ?? MAX_FOLD_WAIT_MS);
+    const wait = timeoutMs ?? MAX_FOLD_WAIT_MS;
+    if (!settled() && wait > 0) await condition(settled, wait);
     const folds = this.state.s.folds;
     return { folding: this.folds.progress(), lastFold: folds[folds.length - 1] ?? null };
   }
