@@ -28,6 +28,9 @@ export interface FoldProgressEvent {
   lastFold: FoldRecord | null;
 }
 
+/** Consecutive failed reads after which a round of watching ends. */
+const MAX_READ_FAILURES = 5;
+
 /** Phases during which the summarizer still writes. */
 const RUNNING: readonly string[] = ['summarizing', 'waiting', 'replacing'];
 
@@ -41,7 +44,7 @@ export class FoldWatcher {
     private readonly intervalMs: number
   ) {}
 
-  /** Starts watching (no-op when already watching). Never throws: a failed read ends this round of watching. */
+  /** Starts watching (no-op when already watching). Never throws: a read that keeps failing ends this round. */
   watch(): void {
     if (this.running) return;
     this.running = true;
@@ -50,12 +53,17 @@ export class FoldWatcher {
 
   private async loop(): Promise<void> {
     let last = '';
+    let failures = 0;
     for (;;) {
       let event: FoldProgressEvent;
       try {
         event = await readProgress(this.handle());
+        failures = 0;
       } catch {
-        return;
+        // A query can fail while a worker restarts; give up after a few in a row (the conversation may be closed).
+        if (++failures >= MAX_READ_FAILURES) return;
+        await new Promise((resolve) => setTimeout(resolve, this.intervalMs));
+        continue;
       }
       const key = JSON.stringify(event);
       if (key !== last) {

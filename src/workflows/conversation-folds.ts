@@ -7,7 +7,8 @@
  *   waits for the fold in flight at most `maxFoldWaitMs`, then applies the offline (extractive) fallback over the same
  *   prefix; the model summary, when it arrives, replaces the fallback's at a later `prepare`.
  * - **blocking**: a `prepare` at the trigger waits for the summarizer (the behaviour of conversations started before
- *   background folds, which keep it on replay through `patched()`).
+ *   background folds, which keep it on replay through `patched()`). Folds with the offline `extractive` summarizer
+ *   are always made this way: it answers in milliseconds.
  * Progress is in `progress()` (the `state` query) and in the workflow's current details (Temporal UI).
  */
 import { CancellationScope, condition, patched, proxyActivities, setCurrentDetails } from '@temporalio/workflow';
@@ -94,7 +95,9 @@ export class ConversationFolds {
   async atPrepare(): Promise<FoldOutcome> {
     const s = this.state.s;
     if (!s.format || s.live.length === 0) return { decision: 'nothing to fold' };
-    if (foldSettingsOf(s.settings).foldMode === 'blocking' || !patched(BACKGROUND_FOLDS_PATCH)) {
+    // The offline summarizer answers in milliseconds, as the fallback does: its folds are applied at once.
+    const inline = foldSettingsOf(s.settings).foldMode === 'blocking' || s.settings.summarizer.mode === 'extractive';
+    if (inline || !patched(BACKGROUND_FOLDS_PATCH)) {
       // A background fold left from before a switch to blocking is applied first (none exists in older histories).
       const ready = s.pendingFold ? await this.applyReady() : null;
       const now = await this.blockingFold(true);

@@ -8,7 +8,8 @@ export interface FoldSettings {
   /**
    * `background`: a fold starts at `prefoldRatio` of the budget and is summarized while the agent keeps working; its
    * summary is applied at the next `prepare` after it is ready. `blocking`: a `prepare` that reaches the trigger waits
-   * for the summarizer (the behaviour before background folds, kept for comparison). @default 'background'
+   * for the summarizer (the behaviour before background folds, kept for comparison). With the offline `extractive`
+   * summarizer folds are always made in line: it answers in milliseconds. @default 'background'
    */
   foldMode: 'background' | 'blocking';
   /** Start a background fold once the context reaches this share of the budget (below `triggerRatio`). @default 0.7 */
