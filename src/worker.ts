@@ -2,10 +2,10 @@
  * The worker process: loads the configuration, connects to Temporal (the configured cluster, or the embedded dev
  * server it starts or reuses), and polls the task queue until Ctrl-C / SIGTERM, then stops the server it started.
  */
-import { join, resolve } from 'node:path';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
 import { createActivities } from './activities';
-import { FileArchive } from './archive/file-archive';
+import { ArchiveConfigError, type ConversationArchive } from './archive/archive';
+import { openArchive } from './archive/open-archive';
 import { connectionOptions } from './config/connection-options';
 import { ConfigError, loadConfig } from './config/load-config';
 import type { Config } from './config/schema';
@@ -20,10 +20,21 @@ export interface RunWorkerOptions {
 
 /**
  * Runs the worker until a shutdown signal.
- * @throws ConfigError on bad configuration; DevServerError when the embedded server cannot start.
+ * @throws ConfigError on bad configuration; ArchiveConfigError when the archive cannot be opened (wrong URL or
+ *   credentials, unwritable path); DevServerError when the embedded server cannot start.
  */
 export async function runWorker(options: RunWorkerOptions = {}): Promise<void> {
   const config = options.config ?? loadConfig();
+  // First, so a wrong database URL stops the worker before anything else starts; also applies schema migrations.
+  const archive = await openArchive(config);
+  try {
+    await runWithArchive(config, archive, options);
+  } finally {
+    await archive.close();
+  }
+}
+
+async function runWithArchive(config: Config, archive: ConversationArchive, options: RunWorkerOptions): Promise<void> {
   let server: DevServerHandle | undefined;
   if (config.temporal.address === '') {
     server = await ensureDevServer({
@@ -45,7 +56,7 @@ export async function runWorker(options: RunWorkerOptions = {}): Promise<void> {
         namespace: config.temporal.namespace,
         taskQueue: config.temporal.taskQueue,
         workflowsPath: require.resolve('./workflows'),
-        activities: createActivities({ archive: new FileArchive(resolve(join(config.devServer.dataDir, 'archive'))) }),
+        activities: createActivities({ archive }),
         maxCachedWorkflows: config.worker.maxCachedWorkflows,
         maxConcurrentWorkflowTaskExecutions: config.worker.maxConcurrentWorkflowTaskExecutions,
         maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivityTaskExecutions,
@@ -83,7 +94,9 @@ if (require.main === module) {
   }).then(
     () => process.exit(0),
     (err: unknown) => {
-      console.error(err instanceof ConfigError ? `configuration error: ${err.message}` : err);
+      if (err instanceof ConfigError) console.error(`configuration error: ${err.message}`);
+      else if (err instanceof ArchiveConfigError) console.error(`archive error: ${err.message}`);
+      else console.error(err);
       process.exit(1);
     }
   );

@@ -10,6 +10,7 @@ import { clipItem } from '../core/plan/clip';
 import type { SummarizerConfig, TextCounter } from '../summarizers/types';
 import { summarizerConfig } from '../workflows/settings';
 import { countersByModel, type TokenCounter } from '../tokens';
+import { archiveCall, currentArchiveKey } from './archive-key';
 import { createCountTokensActivity } from './count-tokens';
 import { createSummarizeActivity, type SummarizeActivityDeps } from './summarize';
 import type {
@@ -79,11 +80,12 @@ export function createActivities(deps: ActivityDeps) {
 
   return {
     /**
-     * Archives new messages (idempotent by sequence number), counts them, and clips those over half the budget.
+     * Archives new messages under the workflow id (idempotent by sequence number and content), counts them, and
+     * clips those over half the budget.
      * Runs as a local activity: it is short and its result is O(new messages).
      */
     async ingest(input: IngestInput): Promise<IngestResult> {
-      await deps.archive.append(input.conversationId, input.firstSeq, input.messages);
+      await archiveCall(() => deps.archive.append(currentArchiveKey(), input.firstSeq, input.messages));
       const counter = counterFor(input.model);
       const counts = counter.countMessages(input.messages, input.format);
       const clipped: IngestResult['clipped'] = [];
@@ -140,7 +142,7 @@ export function createActivities(deps: ActivityDeps) {
 
     /** Writes a fold record to the archive (idempotent by its number), for `durable-compaction inspect`. */
     async recordFold(input: RecordFoldInput): Promise<void> {
-      await deps.archive.recordFold(input.conversationId, input.record);
+      await archiveCall(() => deps.archive.recordFold(currentArchiveKey(), input.record));
     },
   };
 }
@@ -155,7 +157,8 @@ async function resolveHead(
   reclip: (raw: unknown, seq: number) => unknown
 ): Promise<unknown[]> {
   const seqs = input.head.filter((h): h is Extract<HeadRef, { seq: number }> => 'seq' in h).map((h) => h.seq);
-  const archived = new Map((await archive.read(input.conversationId, seqs)).map((a) => [a.seq, a.message]));
+  const read = await archiveCall(() => archive.read(currentArchiveKey(), seqs));
+  const archived = new Map(read.map((a) => [a.seq, a.message]));
   return input.head.map((h) => {
     if ('raw' in h) return h.raw;
     const original = archived.get(h.seq);

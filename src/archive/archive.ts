@@ -1,30 +1,111 @@
 import type { FoldRecord } from '../core/fold/fold-record';
 
-/** One archived message: its sequence number in the conversation (0, 1, 2, … in append order) and the original. */
+/**
+ * What the archive stores for one conversation: its messages (by sequence number 0, 1, 2, … in append order) and its
+ * fold records (by fold number 1, 2, …). Every stored value has a content hash and a revision: 0 when first stored,
+ * and one more each time the same number is written with different content (the older revision is kept).
+ */
+export type EntryKind = 'message' | 'fold';
+
+/** One archived message: its sequence number, current revision, content hash and the original. */
 export interface ArchivedMessage {
   seq: number;
+  revision: number;
+  /** SHA-256 (hex) of the message's canonical JSON (object keys sorted): key order does not make a new revision. */
+  hash: string;
   message: unknown;
+}
+
+/** What a write did: how many numbers were new, already stored with the same content, or stored as a new revision. */
+export interface WriteOutcome {
+  stored: number;
+  unchanged: number;
+  /** Numbers that already held different content: the new content is now their current revision. */
+  superseded: number[];
+}
+
+/** A revision that was replaced by newer content for the same number (kept for `inspect` and `export`). */
+export interface SupersededRevision {
+  kind: EntryKind;
+  seq: number;
+  revision: number;
+  hash: string;
+  /** ISO-8601 times: when this revision was stored and when a newer one replaced it. */
+  storedAt: string;
+  supersededAt: string;
+  value: unknown;
+}
+
+/** Counts for `inspect`, read by index. */
+export interface ArchiveSummary {
+  /** Current messages stored (numbers, not revisions). */
+  messages: number;
+  /** Highest message sequence number stored; `null` when none. */
+  lastSeq: number | null;
+  folds: number;
+  /** Superseded revisions kept. */
+  superseded: number;
 }
 
 /**
  * The conversation archive: every message ever appended, kept in full and in order, before it can leave the live
- * context (folded, clipped, evicted, rewound or cleared). Writes are idempotent by sequence number, because the
- * activities that write them are retried.
+ * context (folded, clipped, evicted, rewound or cleared), and every fold record. Keyed by the workflow id (`key`),
+ * which the activities take from Temporal, never from their input. Writes are transactional and idempotent by number
+ * and content, because the activities that write them are retried; reads go by index. Every method validates its
+ * input first and changes nothing on bad input.
+ *
+ * Errors: {@link ArchiveInputError} for bad input (not retryable), {@link ArchiveGapError} for an append past the end,
+ * {@link ArchiveUnavailableError} when the database cannot be reached after the driver's own retries (retryable),
+ * {@link ArchiveError} otherwise.
  */
 export interface ConversationArchive {
-  /** Stores `messages` as seq `startSeq`, `startSeq+1`, …; sequence numbers already stored are skipped. */
-  append(conversationId: string, startSeq: number, messages: unknown[]): Promise<void>;
-  /** The archived messages with these sequence numbers, in the order asked. @throws ArchiveError if one is missing. */
-  read(conversationId: string, seqs: number[]): Promise<ArchivedMessage[]>;
-  /** Every archived message in order. */
-  readAll(conversationId: string): Promise<ArchivedMessage[]>;
-  /** Records a fold (which archive range its summary replaced); idempotent by `record.number`. */
-  recordFold(conversationId: string, record: FoldRecord): Promise<void>;
-  /** Every recorded fold in order. */
-  folds(conversationId: string): Promise<FoldRecord[]>;
+  /** The driver's name, for messages: `sqlite` or `postgres`. */
+  readonly driver: string;
+  /**
+   * Stores `messages` as seq `startSeq`, `startSeq+1`, … in one transaction. A number already stored with the same
+   * content hash is left alone; with a different hash the new content becomes its next revision.
+   * @throws ArchiveGapError when `startSeq` is past the next free number (a gap would hide a lost message).
+   */
+  append(key: string, startSeq: number, messages: readonly unknown[]): Promise<WriteOutcome>;
+  /** The current messages with these sequence numbers, in the order asked. @throws ArchiveError if one is missing. */
+  read(key: string, seqs: readonly number[]): Promise<ArchivedMessage[]>;
+  /** The current messages numbered `firstSeq`..`lastSeq` (inclusive) that exist, in order. */
+  readRange(key: string, firstSeq: number, lastSeq: number): Promise<ArchivedMessage[]>;
+  /** Every current message in order (use {@link readRange} for large conversations). */
+  readAll(key: string): Promise<ArchivedMessage[]>;
+  /** Stores a fold record under `record.number`, with the same revision rule as messages. */
+  recordFold(key: string, record: FoldRecord): Promise<WriteOutcome>;
+  /** Every current fold record, by number. */
+  folds(key: string): Promise<FoldRecord[]>;
+  /** Counts, read by index. */
+  summary(key: string): Promise<ArchiveSummary>;
+  /** Every superseded revision, by kind, number and revision. */
+  superseded(key: string): Promise<SupersededRevision[]>;
+  /** Releases the database (connections, file handles). The archive cannot be used afterwards. */
+  close(): Promise<void>;
 }
 
 /** The archive cannot serve a request; the message names the conversation and what is missing. */
 export class ArchiveError extends Error {
-  override readonly name = 'ArchiveError';
+  override readonly name: string = 'ArchiveError';
+}
+
+/** Bad input (key, numbers, values, sizes): nothing was stored; retrying the same call fails the same way. */
+export class ArchiveInputError extends ArchiveError {
+  override readonly name: string = 'ArchiveInputError';
+}
+
+/** An append that would leave a gap in the sequence numbers: nothing was stored. */
+export class ArchiveGapError extends ArchiveError {
+  override readonly name: string = 'ArchiveGapError';
+}
+
+/** The database could not be reached (or stayed busy) through the driver's retries; the call can be retried later. */
+export class ArchiveUnavailableError extends ArchiveError {
+  override readonly name: string = 'ArchiveUnavailableError';
+}
+
+/** The archive cannot be opened as configured (bad URL, credentials, path or schema version): the worker stops. */
+export class ArchiveConfigError extends ArchiveError {
+  override readonly name: string = 'ArchiveConfigError';
 }

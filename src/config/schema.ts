@@ -115,6 +115,28 @@ export const schema = {
       doc: 'longest wait before a heartbeat reaches the server (the SDK waits up to 0.8 × the heartbeat timeout otherwise)',
     },
   },
+  archive: {
+    driver: {
+      type: 'enum',
+      default: 'sqlite',
+      values: ['sqlite', 'postgres'],
+      env: 'ARCHIVE_DRIVER',
+      doc: 'sqlite = one embedded file (one host); postgres = shared by workers on several hosts',
+    },
+    path: {
+      type: 'string',
+      default: '',
+      env: 'ARCHIVE_PATH',
+      doc: 'SQLite archive file; empty = <devServer.dataDir>/archive.sqlite',
+    },
+    url: {
+      type: 'string',
+      default: '',
+      env: 'DATABASE_URL',
+      doc: 'PostgreSQL URL (postgres://user@host:5432/db); keep the password in DATABASE_URL, PGPASSWORD or ~/.pgpass, not in this file',
+    },
+    poolSize: { type: 'integer', default: 10, min: 1, max: 1000, doc: 'PostgreSQL connections per worker' },
+  },
   compaction: {
     model: {
       type: 'string',

@@ -58,6 +58,13 @@ describe('loadConfig (temporal.yaml)', () => {
       /'compaction\.triggerRatio' must be a number ≥ 0\.05 and ≤ 1/,
     ],
     ['a bad enum value', 'compaction:\n  policy: newest\n', {}, /'compaction\.policy' must be one of auto, turns/],
+    [
+      'an unknown archive driver',
+      'archive:\n  driver: mysql\n',
+      {},
+      /'archive\.driver' must be one of sqlite, postgres/,
+    ],
+    ['a bad ARCHIVE_DRIVER', '', { ARCHIVE_DRIVER: 'files' }, /ARCHIVE_DRIVER \(archive\.driver\) must be one of/],
     ['a section that is not a mapping', 'worker: 5\n', {}, /'worker' must be a mapping/],
     ['invalid YAML', 'worker: [\n', {}, /not valid YAML/],
     [

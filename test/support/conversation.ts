@@ -3,17 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createActivities, type ActivityDeps } from '../../src/activities';
-import { FileArchive } from '../../src/archive/file-archive';
+import { SqliteArchive } from '../../src/archive/sqlite-archive';
 import { ConversationClient } from '../../src/client/conversation-client';
 import type { RunLimits, SettingsPatch } from '../../src/workflows/settings';
 import { withWorker } from './temporal';
 
-/** A worker with the real activities and a fresh file archive, plus a way to open conversations on it. */
+/** A worker with the real activities and a fresh SQLite archive, plus a way to open conversations on it. */
 export interface ConversationHarness {
   env: TestWorkflowEnvironment;
   taskQueue: string;
-  archive: FileArchive;
-  /** The data folder: the archive lives in `<dataDir>/archive`, as the worker keeps it. */
+  /** Keyed by workflow id: `conversationWorkflowId(conversationId)`. */
+  archive: SqliteArchive;
+  /** The data folder: the archive is `<dataDir>/archive.sqlite`, as the worker keeps it. */
   dataDir: string;
   open(conversationId: string, settings?: SettingsPatch, limits?: Partial<RunLimits>): ConversationClient;
 }
@@ -31,7 +32,20 @@ export async function withConversationWorker<T>(
   deps: Partial<ActivityDeps> = {}
 ): Promise<T> {
   const dataDir = mkdtempSync(join(tmpdir(), 'dc-data-'));
-  const archive = new FileArchive(join(dataDir, 'archive'));
+  const archive = SqliteArchive.open({ path: join(dataDir, 'archive.sqlite') });
+  try {
+    return await runWith(archive, dataDir, fn, deps);
+  } finally {
+    await archive.close();
+  }
+}
+
+function runWith<T>(
+  archive: SqliteArchive,
+  dataDir: string,
+  fn: (h: ConversationHarness) => Promise<T>,
+  deps: Partial<ActivityDeps>
+): Promise<T> {
   return withWorker({ activities: createActivities({ archive, ...deps }) }, ({ env, taskQueue }) =>
     fn({
       env,

@@ -2,8 +2,9 @@
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
-import { FileArchive } from '../../src/archive/file-archive';
+import { SqliteArchive } from '../../src/archive/sqlite-archive';
 import type { ConversationClient } from '../../src/client/conversation-client';
+import { conversationWorkflowId } from '../../src/workflows/definitions';
 
 const root = resolve(__dirname, '..', '..');
 
@@ -44,12 +45,13 @@ export async function waitFor(what: string, check: () => boolean, timeoutMs: num
 
 /**
  * After a crash during a fold: asserts the summary was asked for twice (the hung call, then once on the new worker),
- * exactly one fold was applied (state and archive), and the archive holds exactly `sent`, in order.
+ * exactly one fold was applied (state and archive), and the SQLite archive at `archivePath` holds exactly `sent`, in
+ * order, under the conversation's workflow id.
  */
 export async function assertFoldedOnce(
   conv: ConversationClient,
   summaryRequests: number,
-  archiveDir: string,
+  archivePath: string,
   conversationId: string,
   sent: readonly unknown[]
 ): Promise<void> {
@@ -60,10 +62,15 @@ export async function assertFoldedOnce(
     [[1, true]],
     'exactly one fold applied'
   );
-  const archive = new FileArchive(archiveDir);
-  assert.deepEqual(
-    (await archive.readAll(conversationId)).map((a) => a.message),
-    sent
-  );
-  assert.equal((await archive.folds(conversationId)).length, 1);
+  const archive = SqliteArchive.open({ path: archivePath });
+  const key = conversationWorkflowId(conversationId);
+  try {
+    assert.deepEqual(
+      (await archive.readAll(key)).map((a) => a.message),
+      sent
+    );
+    assert.equal((await archive.folds(key)).length, 1);
+  } finally {
+    await archive.close();
+  }
 }

@@ -1,23 +1,20 @@
-// A worker in its own process, for crash tests: polls TASK_QUEUE on TEMPORAL_ADDRESS with the real activities and a
-// file archive in ARCHIVE_DIR, until it is killed.
+// A worker in its own process, for crash tests: polls TASK_QUEUE on TEMPORAL_ADDRESS with the real activities and the
+// archive ARCHIVE_DRIVER names (sqlite at ARCHIVE_PATH, or postgres at DATABASE_URL), until it is killed.
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from '../../src/activities';
-import { FileArchive } from '../../src/archive/file-archive';
+import { openArchiveFromEnv, requiredEnv } from './archive-from-env';
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
-  const env = (name: string): string => {
-    const value = process.env[name];
-    if (!value) throw new Error(`worker-process: ${name} is not set`);
-    return value;
-  };
+  const env = (name: string): string => requiredEnv(name, 'worker-process');
+  const archive = await openArchiveFromEnv('worker-process');
   const connection = await NativeConnection.connect({ address: env('TEMPORAL_ADDRESS') });
   const worker = await Worker.create({
     connection,
     namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',
     taskQueue: env('TASK_QUEUE'),
     workflowsPath: require.resolve('../../src/workflows'),
-    activities: createActivities({ archive: new FileArchive(env('ARCHIVE_DIR')), summarize: { heartbeatMs: 500 } }),
+    activities: createActivities({ archive, summarize: { heartbeatMs: 500 } }),
     // A short sticky timeout so a killed worker's workflow tasks move to the next worker quickly.
     stickyQueueScheduleToStartTimeout: '2 seconds',
     maxHeartbeatThrottleInterval: '500 ms',

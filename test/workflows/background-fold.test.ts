@@ -6,6 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { ConversationClient, type Prepared } from '../../src/client/conversation-client';
 import type { FoldProgressEvent } from '../../src/client/fold-progress';
 import { isMarkedSummary } from '../../src/core/messages/text';
+import { conversationWorkflowId } from '../../src/workflows/definitions';
 import { corpusConversation } from '../support/corpus';
 import { assertFoldedOnce, killWorker, startWorker, waitFor } from '../support/crash';
 import { startOpenAIServer, type OpenAITestServer } from '../support/openai-server';
@@ -109,7 +110,7 @@ describe('background folds on the real dev server', function () {
         JSON.stringify(folds.map((f) => f.error))
       );
       assert.deepEqual(
-        (await archive.readAll(id)).map((a) => a.message),
+        (await archive.readAll(conversationWorkflowId(id))).map((a) => a.message),
         messages
       );
     }, keyEnv);
@@ -264,11 +265,12 @@ describe('background folds on the real dev server', function () {
 
   it('a worker killed with SIGKILL during a background fold: the fold completes exactly once', async () => {
     const testEnv = await sharedTestEnv();
-    const archiveDir = mkdtempSync(join(tmpdir(), 'dc-bg-crash-'));
+    const archivePath = join(mkdtempSync(join(tmpdir(), 'dc-bg-crash-')), 'archive.sqlite');
     const workerEnv = {
       TEMPORAL_ADDRESS: testEnv.address,
       TASK_QUEUE: `bg-crash-${process.pid}-${Date.now()}`,
-      ARCHIVE_DIR: archiveDir,
+      ARCHIVE_DRIVER: 'sqlite',
+      ARCHIVE_PATH: archivePath,
       DC_TEST_KEY: 'sk-crash',
     };
     // The first summary request hangs (the worker dies under it); the retry on the new worker answers.
@@ -301,7 +303,7 @@ describe('background folds on the real dev server', function () {
       const applied = await conv.prepare([user(i + 1)]);
       sent.push(user(i + 1));
       assert.equal(applied.fold?.ok, true, applied.decision);
-      await assertFoldedOnce(conv, server.requests.length, archiveDir, id, sent);
+      await assertFoldedOnce(conv, server.requests.length, archivePath, id, sent);
     } finally {
       await killWorker(worker);
     }

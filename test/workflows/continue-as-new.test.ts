@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { corpusConversation } from '../support/corpus';
 import { driveConversation } from '../support/drive';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';
+import { conversationWorkflowId } from '../../src/workflows/definitions';
 
 describe('continue-as-new', function () {
   this.timeout(600_000);
@@ -30,7 +31,7 @@ describe('continue-as-new', function () {
       );
       assert.equal(state.archived, messages.length);
       assert.deepEqual(
-        (await archive.readAll(id)).map((m) => m.message),
+        (await archive.readAll(conversationWorkflowId(id))).map((m) => m.message),
         messages
       );
       assert.equal(state.lastClientSeq, (await whole.state()).lastClientSeq);
@@ -54,7 +55,7 @@ describe('continue-as-new', function () {
         context.map((m) => m.content),
         Array.from({ length: total }, (_, i) => `message ${i}`)
       );
-      assert.equal((await archive.readAll(id)).length, total);
+      assert.equal((await archive.readAll(conversationWorkflowId(id))).length, total);
     });
   });
 });

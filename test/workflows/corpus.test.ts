@@ -4,6 +4,7 @@ import { createTokenCounter } from '../../src/tokens';
 import { corpusConversations } from '../support/corpus';
 import { driveConversation } from '../support/drive';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';
+import { conversationWorkflowId } from '../../src/workflows/definitions';
 
 const counter = createTokenCounter({ model: 'gpt-4o' });
 const BUDGET = 32_000;
@@ -31,7 +32,7 @@ describe('every corpus session through the client, 32k budget, extractive summar
         // Archive + live context reproduce every original message: the archive holds them all, in order, and every
         // live message is either one of them or the summary.
         assert.deepEqual(
-          (await archive.readAll(id)).map((a) => a.message),
+          (await archive.readAll(conversationWorkflowId(id))).map((a) => a.message),
           messages
         );
         const originals = new Set(messages.map((m) => JSON.stringify(m)));

@@ -4,6 +4,7 @@ import { createTokenCounter } from '../../src/tokens';
 import { corpusConversation } from '../support/corpus';
 import { driveConversation } from '../support/drive';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';
+import { conversationWorkflowId } from '../../src/workflows/definitions';
 
 const counter = createTokenCounter({ model: 'gpt-4o' });
 const BUDGET = 32_000;
@@ -33,7 +34,7 @@ describe('early eviction in the live context (S1, evictAtRatio)', function () {
       const evictFolds = (await evicting.folds()).length;
       assert.ok(evictFolds < plainFolds, `eviction postpones folds: ${evictFolds} vs ${plainFolds} without`);
       assert.deepEqual(
-        (await archive.readAll(evictId)).map((a) => a.message),
+        (await archive.readAll(conversationWorkflowId(evictId))).map((a) => a.message),
         messages
       );
       // The client's mirror followed every eviction through the patches.

@@ -6,6 +6,7 @@ import { corpusConversation } from '../support/corpus';
 import { driveConversation } from '../support/drive';
 import { startOpenAIServer, type OpenAITestServer } from '../support/openai-server';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';
+import { conversationWorkflowId } from '../../src/workflows/definitions';
 
 const counter = createTokenCounter({ model: 'gpt-4o' });
 const contextTokens = (messages: unknown[]): number =>
@@ -42,7 +43,7 @@ describe('folding in the conversation workflow', function () {
       );
       assert.equal(summaries.length, 1, 'one summary: a previous summary is folded into the next, never stacked');
       // Nothing is lost: the archive holds every original message, in order, untouched.
-      const archived = await archive.readAll(id);
+      const archived = await archive.readAll(conversationWorkflowId(id));
       assert.deepEqual(
         archived.map((a) => a.message),
         messages
@@ -54,7 +55,7 @@ describe('folding in the conversation workflow', function () {
       // And every live message that is not a summary is an original one.
       const originals = new Set(messages.map((m) => JSON.stringify(m)));
       for (const m of context) assert.ok(originals.has(JSON.stringify(m)) || summaries.includes(m));
-      const recorded = await archive.folds(id);
+      const recorded = await archive.folds(conversationWorkflowId(id));
       assert.deepEqual(
         recorded.map((r) => r.number),
         folds.map((f) => f.number)

@@ -15,12 +15,13 @@ describe('a worker killed with SIGKILL in the middle of a blocking fold', functi
   it('is replaced, and the fold completes exactly once with every message still there', async () => {
     const testEnv = await sharedTestEnv();
     const server = await startOpenAIServer();
-    const archiveDir = mkdtempSync(join(tmpdir(), 'dc-crash-'));
+    const archivePath = join(mkdtempSync(join(tmpdir(), 'dc-crash-')), 'archive.sqlite');
     const taskQueue = `crash-${process.pid}-${Date.now()}`;
     const workerEnv = {
       TEMPORAL_ADDRESS: testEnv.address,
       TASK_QUEUE: taskQueue,
-      ARCHIVE_DIR: archiveDir,
+      ARCHIVE_DRIVER: 'sqlite',
+      ARCHIVE_PATH: archivePath,
       DC_TEST_KEY: 'sk-crash',
     };
     let worker = await startWorker(workerEnv);
@@ -65,7 +66,7 @@ describe('a worker killed with SIGKILL in the middle of a blocking fold', functi
       worker = await startWorker(workerEnv);
       const prepared = (await folding) as { fold?: { ok: boolean; number: number } };
       assert.equal(prepared.fold?.ok, true, 'the fold completed after the crash');
-      await assertFoldedOnce(conv, server.requests.length, archiveDir, id, messages.slice(0, sent));
+      await assertFoldedOnce(conv, server.requests.length, archivePath, id, messages.slice(0, sent));
       // And it keeps answering.
       const next = await conv.prepare([messages[sent]]);
       assert.ok(next.messages.length > 0);

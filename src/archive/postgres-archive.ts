@@ -1,0 +1,324 @@
+import { Pool, type PoolClient } from 'pg';
+import { parseFoldRecord, type FoldRecord } from '../core/fold/fold-record';
+import {
+  ArchiveConfigError,
+  ArchiveError,
+  type ArchivedMessage,
+  type ArchiveSummary,
+  type ConversationArchive,
+  type EntryKind,
+  type SupersededRevision,
+  type WriteOutcome,
+} from './archive';
+import { isTransient, withConnectionRetry, type RetryOptions } from './connection-retry';
+import {
+  checkFoldRecord,
+  checkKey,
+  checkNoGap,
+  checkNumber,
+  checkSeqs,
+  parseBody,
+  planWrite,
+  prepareEntries,
+  type PreparedEntry,
+} from './entries';
+import { pendingMigrations, schemaVersionTable } from './migrations';
+import { missingSeqs, orderAsAsked } from './read-order';
+
+/** Options of {@link PostgresArchive.open}. */
+export interface PostgresArchiveOptions {
+  /** `postgres://user[:password]@host[:port]/database[?sslmode=…]`; libpq variables (PGPASSWORD, …) fill the gaps. */
+  url: string;
+  /** Connections kept per worker process. @default 10 */
+  poolSize?: number;
+  /** How long opening one connection may take. @default 5000 */
+  connectTimeoutMs?: number;
+  /** Retries of a call through a connection failure. @default {@link RetryOptions} defaults */
+  retry?: RetryOptions;
+}
+
+/** Any fixed number: the advisory lock two workers starting at once take around the migrations. */
+const MIGRATION_LOCK = 7_314_052_118;
+
+interface EntryRow {
+  seq: string;
+  revision: number;
+  hash: string;
+  body: string;
+}
+
+/**
+ * The shared archive for several workers: PostgreSQL through `pg`. Each write is one transaction holding an advisory
+ * lock on its workflow id, so concurrent writers of one conversation (two workers, a retried activity) serialise and
+ * see each other's rows. Calls retry through connection failures with back-off. The URL's password never appears in
+ * messages.
+ */
+export class PostgresArchive implements ConversationArchive {
+  readonly driver = 'postgres';
+  private closed = false;
+
+  private constructor(
+    private readonly pool: Pool,
+    private readonly retry: RetryOptions
+  ) {}
+
+  /**
+   * Connects, checks the credentials and applies pending migrations.
+   * @throws ArchiveConfigError with one line naming the (password-less) URL and the cause: a malformed URL, an
+   *   unreachable server, wrong credentials, a missing database, or a schema newer than this code.
+   */
+  static async open(options: PostgresArchiveOptions): Promise<PostgresArchive> {
+    const shown = redactUrl(options.url);
+    let parsed: URL;
+    try {
+      parsed = new URL(options.url);
+    } catch {
+      throw new ArchiveConfigError(`the archive database URL is not a URL: ${shown}`);
+    }
+    if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:')
+      throw new ArchiveConfigError(`the archive database URL must start with postgres:// (got ${shown})`);
+    const pool = new Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+      idleTimeoutMillis: 30_000,
+    });
+    // An idle connection the server drops emits 'error' on the pool; the next call reconnects (and retries).
+    pool.on('error', () => {});
+    const archive = new PostgresArchive(pool, options.retry ?? {});
+    try {
+      await withConnectionRetry('opening the archive', () => migrate(pool), { attempts: 3 });
+    } catch (err) {
+      await pool.end().catch(() => {});
+      const why = (err instanceof Error ? err.message : String(err)).split('\n')[0];
+      throw new ArchiveConfigError(`cannot open the PostgreSQL archive at ${shown}: ${why}`);
+    }
+    return archive;
+  }
+
+  async append(key: string, startSeq: number, messages: readonly unknown[]): Promise<WriteOutcome> {
+    checkKey(key);
+    return this.write(key, 'message', prepareEntries('message', startSeq, messages));
+  }
+
+  async recordFold(key: string, record: FoldRecord): Promise<WriteOutcome> {
+    checkKey(key);
+    return this.write(key, 'fold', prepareEntries('fold', checkFoldRecord(record), [record]));
+  }
+
+  async read(key: string, seqs: readonly number[]): Promise<ArchivedMessage[]> {
+    checkKey(key);
+    const wanted = checkSeqs(seqs);
+    const rows = await this.query<EntryRow>(
+      'read',
+      `SELECT seq, revision, hash, body FROM archive_entries
+       WHERE workflow_id = $1 AND kind = 'message' AND seq = ANY($2::bigint[])`,
+      [key, wanted]
+    );
+    const messages = rows.map(toMessage);
+    missingSeqs(key, wanted, messages);
+    return orderAsAsked(wanted, messages);
+  }
+
+  async readRange(key: string, firstSeq: number, lastSeq: number): Promise<ArchivedMessage[]> {
+    checkKey(key);
+    const rows = await this.entries(key, 'message', checkNumber(firstSeq, 'firstSeq'), checkNumber(lastSeq, 'lastSeq'));
+    return rows.map(toMessage);
+  }
+
+  async readAll(key: string): Promise<ArchivedMessage[]> {
+    return this.readRange(key, 0, Number.MAX_SAFE_INTEGER);
+  }
+
+  async folds(key: string): Promise<FoldRecord[]> {
+    checkKey(key);
+    const rows = await this.entries(key, 'fold', 0, Number.MAX_SAFE_INTEGER);
+    return rows.map((r) => parseFoldRecord(parseBody(r.body)));
+  }
+
+  async summary(key: string): Promise<ArchiveSummary> {
+    checkKey(key);
+    const [row] = await this.query<{ messages: string; last_seq: string | null; folds: string; superseded: string }>(
+      'summary',
+      `SELECT (SELECT count(*) FROM archive_entries WHERE workflow_id = $1 AND kind = 'message') AS messages,
+              (SELECT max(seq) FROM archive_entries WHERE workflow_id = $1 AND kind = 'message') AS last_seq,
+              (SELECT count(*) FROM archive_entries WHERE workflow_id = $1 AND kind = 'fold') AS folds,
+              (SELECT count(*) FROM archive_superseded WHERE workflow_id = $1) AS superseded`,
+      [key]
+    );
+    return {
+      messages: Number(row?.messages ?? 0),
+      lastSeq: row?.last_seq === null || row?.last_seq === undefined ? null : Number(row.last_seq),
+      folds: Number(row?.folds ?? 0),
+      superseded: Number(row?.superseded ?? 0),
+    };
+  }
+
+  async superseded(key: string): Promise<SupersededRevision[]> {
+    checkKey(key);
+    const rows = await this.query<EntryRow & { kind: EntryKind; stored_at: Date; superseded_at: Date }>(
+      'superseded',
+      `SELECT kind, seq, revision, hash, body, stored_at, superseded_at FROM archive_superseded
+       WHERE workflow_id = $1 ORDER BY kind, seq, revision`,
+      [key]
+    );
+    return rows.map((r) => ({
+      kind: r.kind,
+      seq: Number(r.seq),
+      revision: r.revision,
+      hash: r.hash,
+      storedAt: r.stored_at.toISOString(),
+      supersededAt: r.superseded_at.toISOString(),
+      value: parseBody(r.body),
+    }));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
+
+  private entries(key: string, kind: EntryKind, first: number, last: number): Promise<EntryRow[]> {
+    return this.query<EntryRow>(
+      'read',
+      `SELECT seq, revision, hash, body FROM archive_entries
+       WHERE workflow_id = $1 AND kind = $2 AND seq BETWEEN $3 AND $4 ORDER BY seq`,
+      [key, kind, first, last]
+    );
+  }
+
+  /** One transaction under the workflow id's advisory lock: gap check, current heads, plan, then the rows. */
+  private write(key: string, kind: EntryKind, entries: PreparedEntry[]): Promise<WriteOutcome> {
+    const first = entries[0]?.seq;
+    if (first === undefined) return Promise.resolve({ stored: 0, unchanged: 0, superseded: [] });
+    const last = first + entries.length - 1;
+    return this.transaction(`write to ${key}`, key, async (c) => {
+      if (kind === 'message') {
+        const top = await c.query<{ seq: string }>(
+          `SELECT seq FROM archive_entries WHERE workflow_id = $1 AND kind = $2 ORDER BY seq DESC LIMIT 1`,
+          [key, kind]
+        );
+        checkNoGap(key, first, top.rows[0] ? Number(top.rows[0].seq) : null);
+      }
+      const heads = await c.query<{ seq: string; revision: number; hash: string }>(
+        `SELECT seq, revision, hash FROM archive_entries WHERE workflow_id = $1 AND kind = $2 AND seq BETWEEN $3 AND $4`,
+        [key, kind, first, last]
+      );
+      const plan = planWrite(
+        entries,
+        heads.rows.map((h) => ({ seq: Number(h.seq), revision: h.revision, hash: h.hash }))
+      );
+      if (plan.supersedes.length > 0) {
+        const seqs = plan.supersedes.map((e) => e.seq);
+        await c.query(
+          `INSERT INTO archive_superseded (workflow_id, kind, seq, revision, hash, body, stored_at)
+           SELECT workflow_id, kind, seq, revision, hash, body, stored_at FROM archive_entries
+           WHERE workflow_id = $1 AND kind = $2 AND seq = ANY($3::bigint[])`,
+          [key, kind, seqs]
+        );
+        await c.query(
+          `UPDATE archive_entries e SET revision = u.revision, hash = u.hash, body = u.body, stored_at = now()
+           FROM unnest($3::bigint[], $4::int[], $5::text[], $6::text[]) AS u(seq, revision, hash, body)
+           WHERE e.workflow_id = $1 AND e.kind = $2 AND e.seq = u.seq`,
+          [key, kind, seqs, plan.supersedes.map((e) => e.revision), ...columns(plan.supersedes)]
+        );
+      }
+      if (plan.inserts.length > 0) {
+        await c.query(
+          `INSERT INTO archive_entries (workflow_id, kind, seq, revision, hash, body)
+           SELECT $1, $2, u.seq, 0, u.hash, u.body FROM unnest($3::bigint[], $4::text[], $5::text[]) AS u(seq, hash, body)`,
+          [key, kind, plan.inserts.map((e) => e.seq), ...columns(plan.inserts)]
+        );
+      }
+      return plan.outcome;
+    });
+  }
+
+  private query<R extends object>(what: string, sql: string, params: unknown[]): Promise<R[]> {
+    this.checkOpen();
+    return withConnectionRetry(what, async () => (await this.pool.query<R>(sql, params)).rows, this.retry);
+  }
+
+  private transaction<T>(what: string, key: string, fn: (client: PoolClient) => Promise<T>): Promise<T> {
+    this.checkOpen();
+    return withConnectionRetry(
+      what,
+      async () => {
+        const client = await this.pool.connect();
+        // A connection lost while checked out also emits 'error' on the client; the failing query reports it.
+        const ignore = (): void => {};
+        client.on('error', ignore);
+        let failure: unknown;
+        try {
+          await client.query('BEGIN');
+          await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [key]);
+          const out = await fn(client);
+          await client.query('COMMIT');
+          return out;
+        } catch (err) {
+          failure = err;
+          await client.query('ROLLBACK').catch(() => {});
+          throw err;
+        } finally {
+          client.off('error', ignore);
+          // A connection that failed mid-transaction is discarded, not handed to the next call.
+          client.release(failure !== undefined && isTransient(failure) ? (failure as Error) : undefined);
+        }
+      },
+      this.retry
+    );
+  }
+
+  private checkOpen(): void {
+    if (this.closed) throw new ArchiveError('the PostgreSQL archive is closed');
+  }
+}
+
+/** The hash and body columns of prepared entries, as two arrays for `unnest`. */
+function columns(entries: readonly PreparedEntry[]): [string[], string[]] {
+  return [entries.map((e) => e.hash), entries.map((e) => e.body)];
+}
+
+function toMessage(row: EntryRow): ArchivedMessage {
+  return { seq: Number(row.seq), revision: row.revision, hash: row.hash, message: parseBody(row.body) };
+}
+
+/** Applies pending migrations in one transaction under an advisory lock (a second worker waits, then does nothing). */
+async function migrate(pool: Pool): Promise<void> {
+  const client = await pool.connect();
+  const ignore = (): void => {};
+  client.on('error', ignore);
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await client.query(schemaVersionTable);
+    const applied = (await client.query<{ version: number }>('SELECT version FROM archive_schema_version')).rows;
+    for (const m of pendingMigrations(applied.map((r) => r.version))) {
+      await client.query(m.postgres);
+      await client.query('INSERT INTO archive_schema_version (version, name, applied_at) VALUES ($1, $2, $3)', [
+        m.version,
+        m.name,
+        new Date().toISOString(),
+      ]);
+    }
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.off('error', ignore);
+    client.release(true);
+  }
+}
+
+/** @returns `url` with its password replaced by `***` (or the whole URL hidden when it does not parse). */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url.includes('@') ? '(an unparsable URL, hidden: it may hold a password)' : JSON.stringify(url);
+  }
+}

@@ -1,0 +1,262 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { parseFoldRecord, type FoldRecord } from '../core/fold/fold-record';
+import {
+  ArchiveConfigError,
+  ArchiveError,
+  ArchiveUnavailableError,
+  type ArchivedMessage,
+  type ArchiveSummary,
+  type ConversationArchive,
+  type EntryKind,
+  type SupersededRevision,
+  type WriteOutcome,
+} from './archive';
+import {
+  checkFoldRecord,
+  checkKey,
+  checkNoGap,
+  checkNumber,
+  checkSeqs,
+  parseBody,
+  planWrite,
+  prepareEntries,
+  type PreparedEntry,
+  type StoredHead,
+} from './entries';
+import { pendingMigrations, schemaVersionTable } from './migrations';
+import { missingSeqs, orderAsAsked } from './read-order';
+
+/** Options of {@link SqliteArchive.open}. */
+export interface SqliteArchiveOptions {
+  /** The database file; its folder is created. */
+  path: string;
+  /** How long a write waits for another process's transaction on the same file. @default 5000 */
+  busyTimeoutMs?: number;
+}
+
+interface EntryRow {
+  seq: number;
+  revision: number;
+  hash: string;
+  body: string;
+}
+
+/**
+ * The embedded archive: one SQLite file (WAL journal, `synchronous = FULL`, so a commit survives a power loss), one
+ * immediate transaction per write, so several processes on one host can share the file. Every read is by primary key.
+ */
+export class SqliteArchive implements ConversationArchive {
+  readonly driver = 'sqlite';
+  private readonly statements;
+
+  private constructor(private readonly db: Database.Database) {
+    const entries = 'FROM archive_entries WHERE workflow_id = ? AND kind = ?';
+    this.statements = {
+      lastSeq: db.prepare<[string, EntryKind], { seq: number }>(`SELECT seq ${entries} ORDER BY seq DESC LIMIT 1`),
+      heads: db.prepare<[string, EntryKind, number, number], StoredHead>(
+        `SELECT seq, revision, hash ${entries} AND seq BETWEEN ? AND ?`
+      ),
+      range: db.prepare<[string, EntryKind, number, number], EntryRow>(
+        `SELECT seq, revision, hash, body ${entries} AND seq BETWEEN ? AND ? ORDER BY seq`
+      ),
+      one: db.prepare<[string, EntryKind, number], EntryRow>(`SELECT seq, revision, hash, body ${entries} AND seq = ?`),
+      count: db.prepare<[string, EntryKind], { n: number }>(`SELECT count(*) AS n ${entries}`),
+      supersededCount: db.prepare<[string], { n: number }>(
+        'SELECT count(*) AS n FROM archive_superseded WHERE workflow_id = ?'
+      ),
+      supersededAll: db.prepare<[string], EntryRow & { kind: EntryKind; stored_at: string; superseded_at: string }>(
+        `SELECT kind, seq, revision, hash, body, stored_at, superseded_at FROM archive_superseded
+         WHERE workflow_id = ? ORDER BY kind, seq, revision`
+      ),
+      keepOld: db.prepare<[string, string, EntryKind, number]>(
+        `INSERT INTO archive_superseded (workflow_id, kind, seq, revision, hash, body, stored_at, superseded_at)
+         SELECT workflow_id, kind, seq, revision, hash, body, stored_at, ? ${entries} AND seq = ?`
+      ),
+      replace: db.prepare<[number, string, string, string, string, EntryKind, number]>(
+        `UPDATE archive_entries SET revision = ?, hash = ?, body = ?, stored_at = ?
+         WHERE workflow_id = ? AND kind = ? AND seq = ?`
+      ),
+      insert: db.prepare<[string, EntryKind, number, string, string, string]>(
+        `INSERT INTO archive_entries (workflow_id, kind, seq, revision, hash, body, stored_at)
+         VALUES (?, ?, ?, 0, ?, ?, ?)`
+      ),
+    };
+  }
+
+  /**
+   * Opens (creating if needed) the database file and applies pending migrations.
+   * @throws ArchiveConfigError naming the file when it cannot be opened or its schema is newer than this code.
+   */
+  static open(options: SqliteArchiveOptions): SqliteArchive {
+    let db: Database.Database | undefined;
+    try {
+      mkdirSync(dirname(options.path), { recursive: true });
+      db = new Database(options.path);
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = FULL');
+      db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+      migrate(db);
+      return new SqliteArchive(db);
+    } catch (err) {
+      db?.close();
+      throw new ArchiveConfigError(`cannot open the SQLite archive at ${options.path}: ${errorMessage(err)}`);
+    }
+  }
+
+  append(key: string, startSeq: number, messages: readonly unknown[]): Promise<WriteOutcome> {
+    return settle(() => {
+      checkKey(key);
+      return this.write(key, 'message', prepareEntries('message', startSeq, messages));
+    });
+  }
+
+  recordFold(key: string, record: FoldRecord): Promise<WriteOutcome> {
+    return settle(() => {
+      checkKey(key);
+      return this.write(key, 'fold', prepareEntries('fold', checkFoldRecord(record), [record]));
+    });
+  }
+
+  read(key: string, seqs: readonly number[]): Promise<ArchivedMessage[]> {
+    return settle(() => {
+      checkKey(key);
+      const wanted = checkSeqs(seqs);
+      const found = this.guard(() =>
+        this.db.transaction(() => wanted.map((seq) => this.statements.one.get(key, 'message', seq)))()
+      );
+      const rows = found.filter((r): r is EntryRow => r !== undefined);
+      missingSeqs(key, wanted, rows);
+      return orderAsAsked(wanted, rows.map(toMessage));
+    });
+  }
+
+  readRange(key: string, firstSeq: number, lastSeq: number): Promise<ArchivedMessage[]> {
+    return settle(() => {
+      checkKey(key);
+      const first = checkNumber(firstSeq, 'firstSeq');
+      const last = checkNumber(lastSeq, 'lastSeq');
+      return this.guard(() => this.statements.range.all(key, 'message', first, last)).map(toMessage);
+    });
+  }
+
+  readAll(key: string): Promise<ArchivedMessage[]> {
+    return this.readRange(key, 0, Number.MAX_SAFE_INTEGER);
+  }
+
+  folds(key: string): Promise<FoldRecord[]> {
+    return settle(() => {
+      checkKey(key);
+      const rows = this.guard(() => this.statements.range.all(key, 'fold', 0, Number.MAX_SAFE_INTEGER));
+      return rows.map((r) => parseFoldRecord(parseBody(r.body)));
+    });
+  }
+
+  summary(key: string): Promise<ArchiveSummary> {
+    return settle(() => {
+      checkKey(key);
+      return this.guard(() =>
+        this.db.transaction(() => ({
+          messages: this.statements.count.get(key, 'message')?.n ?? 0,
+          lastSeq: this.statements.lastSeq.get(key, 'message')?.seq ?? null,
+          folds: this.statements.count.get(key, 'fold')?.n ?? 0,
+          superseded: this.statements.supersededCount.get(key)?.n ?? 0,
+        }))()
+      );
+    });
+  }
+
+  superseded(key: string): Promise<SupersededRevision[]> {
+    return settle(() => {
+      checkKey(key);
+      return this.guard(() => this.statements.supersededAll.all(key)).map((r) => ({
+        kind: r.kind,
+        seq: r.seq,
+        revision: r.revision,
+        hash: r.hash,
+        storedAt: r.stored_at,
+        supersededAt: r.superseded_at,
+        value: parseBody(r.body),
+      }));
+    });
+  }
+
+  close(): Promise<void> {
+    return settle(() => {
+      if (this.db.open) this.db.close();
+    });
+  }
+
+  /** One immediate (write-locked) transaction: gap check, current heads, plan, then the rows. */
+  private write(key: string, kind: EntryKind, entries: PreparedEntry[]): WriteOutcome {
+    const s = this.statements;
+    return this.guard(() =>
+      this.db
+        .transaction(() => {
+          const first = entries[0]?.seq;
+          if (first === undefined) return { stored: 0, unchanged: 0, superseded: [] };
+          if (kind === 'message') checkNoGap(key, first, s.lastSeq.get(key, kind)?.seq ?? null);
+          const plan = planWrite(entries, s.heads.all(key, kind, first, first + entries.length - 1));
+          const now = new Date().toISOString();
+          for (const e of plan.supersedes) {
+            s.keepOld.run(now, key, kind, e.seq);
+            s.replace.run(e.revision, e.hash, e.body, now, key, kind, e.seq);
+          }
+          for (const e of plan.inserts) s.insert.run(key, kind, e.seq, e.hash, e.body, now);
+          return plan.outcome;
+        })
+        .immediate()
+    );
+  }
+
+  /** Runs a database call, turning "busy past the timeout" into a retryable error and a closed archive into a clear one. */
+  private guard<T>(fn: () => T): T {
+    if (!this.db.open) throw new ArchiveError('the SQLite archive is closed');
+    try {
+      return fn();
+    } catch (err) {
+      if (err instanceof ArchiveError) throw err;
+      const code = (err as { code?: unknown }).code;
+      if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED')
+        throw new ArchiveUnavailableError(`the SQLite archive stayed locked by another process: ${errorMessage(err)}`);
+      throw err;
+    }
+  }
+}
+
+/** Runs a synchronous call as a promise, so a throw becomes a rejection like the other drivers'. */
+function settle<T>(fn: () => T): Promise<T> {
+  try {
+    return Promise.resolve(fn());
+  } catch (err) {
+    return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+  }
+}
+
+function toMessage(row: EntryRow): ArchivedMessage {
+  return { seq: row.seq, revision: row.revision, hash: row.hash, message: parseBody(row.body) };
+}
+
+/** Applies pending migrations in one immediate transaction (a second process waits, then finds nothing to do). */
+function migrate(db: Database.Database): void {
+  db.transaction(() => {
+    db.exec(schemaVersionTable);
+    const applied = db
+      .prepare<[], { version: number }>('SELECT version FROM archive_schema_version')
+      .all()
+      .map((r) => r.version);
+    for (const m of pendingMigrations(applied)) {
+      db.exec(m.sqlite);
+      db.prepare('INSERT INTO archive_schema_version (version, name, applied_at) VALUES (?, ?, ?)').run(
+        m.version,
+        m.name,
+        new Date().toISOString()
+      );
+    }
+  }).immediate();
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,83 @@
+import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ArchiveConfigError } from '../../src/archive/archive';
+import { openArchive, sqliteArchivePath } from '../../src/archive/open-archive';
+import { loadConfig } from '../../src/config/load-config';
+import { testDatabaseUrl } from '../support/postgres';
+
+const root = resolve(__dirname, '..', '..');
+
+/** Runs the worker entry point with `env`; resolves with its exit code and output once it exits. */
+function runWorkerProcess(
+  env: Record<string, string>
+): Promise<{ code: number | null; stderr: string; stdout: string }> {
+  const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'src/worker.ts'], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  return new Promise((r) => child.once('exit', (code) => r({ code, stderr, stdout })));
+}
+
+describe('opening the configured archive', function () {
+  this.timeout(60_000);
+
+  it('opens the SQLite file in the data folder by default, or at archive.path', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'dc-open-'));
+    const config = loadConfig(join(dataDir, 'none.yaml'), { DATA_DIR: dataDir });
+    assert.equal(sqliteArchivePath(config), join(dataDir, 'archive.sqlite'));
+    const archive = await openArchive(config);
+    assert.equal(archive.driver, 'sqlite');
+    await archive.close();
+    const elsewhere = join(dataDir, 'other', 'a.sqlite');
+    assert.equal(sqliteArchivePath(loadConfig(join(dataDir, 'none.yaml'), { ARCHIVE_PATH: elsewhere })), elsewhere);
+  });
+
+  it('opens PostgreSQL from DATABASE_URL, and refuses the postgres driver without a URL', async () => {
+    const env = { ARCHIVE_DRIVER: 'postgres', DATABASE_URL: testDatabaseUrl() };
+    const archive = await openArchive(loadConfig(join(root, 'no-such.yaml'), env));
+    assert.equal(archive.driver, 'postgres');
+    await archive.close();
+    await assert.rejects(
+      openArchive(loadConfig(join(root, 'no-such.yaml'), { ARCHIVE_DRIVER: 'postgres' })),
+      (err: Error) =>
+        err instanceof ArchiveConfigError && /no URL is set \(archive\.url or DATABASE_URL\)/.test(err.message)
+    );
+  });
+
+  it('a worker given wrong credentials stops at start with one clear line and no password', async () => {
+    const url = new URL(testDatabaseUrl());
+    url.password = 'wrong-secret';
+    const { code, stderr, stdout } = await runWorkerProcess({
+      ARCHIVE_DRIVER: 'postgres',
+      DATABASE_URL: url.toString(),
+      // Nothing else may start: no dev server on this port should ever be needed.
+      DEV_SERVER_PORT: '1',
+    });
+    assert.equal(code, 1);
+    assert.equal(stdout, '');
+    const lines = stderr.trim().split('\n');
+    assert.equal(lines.length, 1, stderr);
+    assert.match(
+      lines[0]!,
+      /^archive error: cannot open the PostgreSQL archive at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/dc_test: password authentication failed for user "postgres"$/
+    );
+    assert.ok(!stderr.includes('wrong-secret'));
+  });
+
+  it('a worker with the postgres driver and no URL stops at start saying so', async () => {
+    const { code, stderr } = await runWorkerProcess({ ARCHIVE_DRIVER: 'postgres', DATABASE_URL: '' });
+    assert.equal(code, 1);
+    assert.equal(
+      stderr.trim(),
+      'archive error: archive.driver is postgres but no URL is set (archive.url or DATABASE_URL)'
+    );
+  });
+});

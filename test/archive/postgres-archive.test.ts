@@ -1,0 +1,137 @@
+import { strict as assert } from 'node:assert';
+import { createServer, Socket, type Server } from 'node:net';
+import { Client } from 'pg';
+import { ArchiveConfigError, ArchiveUnavailableError } from '../../src/archive/archive';
+import { latestSchemaVersion } from '../../src/archive/migrations';
+import { PostgresArchive, redactUrl } from '../../src/archive/postgres-archive';
+import { freshDatabase, testDatabaseUrl } from '../support/postgres';
+import { describeArchiveConformance } from './conformance';
+
+describeArchiveConformance('postgres', async () => {
+  const url = await freshDatabase('conformance');
+  return { open: () => PostgresArchive.open({ url }), writerEnv: { ARCHIVE_DRIVER: 'postgres', DATABASE_URL: url } };
+});
+
+/** A TCP proxy to the test cluster that can cut every connection and refuse new ones, then come back. */
+async function startProxy(target: URL): Promise<{ url: string; cut(): void; restore(): void; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  let down = false;
+  const server: Server = createServer((client) => {
+    if (down) {
+      client.destroy();
+      return;
+    }
+    const upstream = new Socket();
+    upstream.connect(Number(target.port), target.hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => {});
+    }
+    client.pipe(upstream).pipe(client);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  const url = new URL(target.toString());
+  url.host = `127.0.0.1:${port}`;
+  return {
+    url: url.toString(),
+    cut() {
+      down = true;
+      for (const s of sockets) s.destroy();
+    },
+    restore() {
+      down = false;
+    },
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
+  };
+}
+
+describe('PostgresArchive', function () {
+  this.timeout(60_000);
+
+  it('migrates a new database once, even when two workers start at the same moment', async () => {
+    const url = await freshDatabase('migrate');
+    const opened = await Promise.all([PostgresArchive.open({ url }), PostgresArchive.open({ url })]);
+    await Promise.all(opened.map((a) => a.close()));
+    await (await PostgresArchive.open({ url })).close();
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    try {
+      const { rows } = await client.query('SELECT version FROM archive_schema_version');
+      assert.deepEqual(rows, [{ version: latestSchemaVersion }]);
+      await client.query("INSERT INTO archive_schema_version VALUES (99, 'future', 'now')");
+    } finally {
+      await client.end();
+    }
+    await assert.rejects(PostgresArchive.open({ url }), /schema version 99, newer than this worker knows/);
+  });
+
+  it('stops at open with one clear line for wrong credentials, a missing database, no server, or a bad URL', async () => {
+    const good = new URL(testDatabaseUrl());
+    const password = decodeURIComponent(good.password);
+    const wrong = new URL(good.toString());
+    wrong.password = 'not-the-password';
+    const missing = new URL(good.toString());
+    missing.pathname = '/no_such_database';
+    const noServer = new URL(good.toString());
+    noServer.port = '1';
+    const cases: [string, string, RegExp][] = [
+      ['wrong password', wrong.toString(), /password authentication failed for user "postgres"/],
+      ['missing database', missing.toString(), /database "no_such_database" does not exist/],
+      ['no server', noServer.toString(), /ECONNREFUSED/],
+      ['not a URL', 'localhost:5432/db', /must start with postgres:\/\//],
+      ['not parsable', 'postgres://user:secret@', /not a URL/],
+    ];
+    for (const [what, url, message] of cases) {
+      await assert.rejects(PostgresArchive.open({ url, connectTimeoutMs: 2000 }), (err: Error) => {
+        assert.ok(err instanceof ArchiveConfigError, what);
+        assert.match(err.message, message, what);
+        assert.ok(!err.message.includes('\n'), `${what}: one line`);
+        assert.ok(!err.message.includes(password) && !err.message.includes('not-the-password'), `${what}: no password`);
+        assert.ok(!err.message.includes('secret'), `${what}: no password`);
+        return true;
+      });
+    }
+    assert.equal(redactUrl('postgres://u:p4ss@h:5432/d'), 'postgres://u:***@h:5432/d');
+  });
+
+  it('retries through a connection failure with back-off, and reports the database unavailable when it stays down', async () => {
+    const proxy = await startProxy(new URL(await freshDatabase('outage')));
+    const archive = await PostgresArchive.open({
+      url: proxy.url,
+      retry: { attempts: 8, initialDelayMs: 100, maxDelayMs: 1000 },
+    });
+    try {
+      await archive.append('conversation-outage', 0, ['before']);
+      proxy.cut();
+      setTimeout(() => proxy.restore(), 1500);
+      // Issued while the database is unreachable; succeeds once it is back.
+      const outcome = await archive.append('conversation-outage', 1, ['during']);
+      assert.deepEqual(outcome, { stored: 1, unchanged: 0, superseded: [] });
+      assert.deepEqual(
+        (await archive.readAll('conversation-outage')).map((m) => m.message),
+        ['before', 'during']
+      );
+      proxy.cut();
+      await assert.rejects(archive.append('conversation-outage', 2, ['lost?']), (err: Error) => {
+        assert.ok(err instanceof ArchiveUnavailableError);
+        assert.match(err.message, /unreachable after 8 attempts/);
+        return true;
+      });
+      proxy.restore();
+      // Nothing half-written: the retry of the failed call stores it once.
+      await archive.append('conversation-outage', 2, ['lost?']);
+      assert.equal((await archive.summary('conversation-outage')).messages, 3);
+    } finally {
+      await archive.close();
+      await proxy.close();
+    }
+  });
+});
