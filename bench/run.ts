@@ -1,5 +1,5 @@
 /**
- * `npm run bench [name]`: runs one benchmark script from bench/ (default: tokens; also: workflow, fold-latency). Each script writes its own
+ * `npm run bench [name]`: runs one benchmark script from bench/ (default: tokens; also: workflow, fold-latency, archive). Each script writes its own
  * results under bench/results/.
  */
 export {};
@@ -16,6 +16,10 @@ const benches: Record<string, () => void> = {
   'fold-latency': () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loading the script runs it
     require('./fold-latency');
+  },
+  archive: () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loading the script runs it
+    require('./archive');
   },
 };
 

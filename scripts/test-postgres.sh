@@ -3,7 +3,8 @@
 # temporary folder on a free loopback port (as an unprivileged user when run as root: PostgreSQL refuses to run as
 # root), creates the database `dc_test` and exports its URL as DC_TEST_DATABASE_URL (and the maintenance database's as
 # DC_TEST_PG_ADMIN_URL, for tests that need a fresh database). `pg_test_stop` stops it and deletes the folder.
-# Password authentication over TCP, so tests can check wrong credentials; fsync off, because the cluster is discarded.
+# Password authentication over TCP, so tests can check wrong credentials; fsync off, because the cluster is discarded
+# (PG_TEST_DURABLE=1 keeps PostgreSQL's durable defaults, for benchmarks).
 
 pg_test_bin() {
   # The real folder (Debian links only some programs into /usr/local/bin or /usr/bin), which also has createdb.
@@ -41,9 +42,9 @@ pg_test_start() {
     --no-locale --auth-local=trust --auth-host=scram-sha-256 --no-sync >"$PG_TEST_DIR/initdb.log" 2>&1 \
     || { cat "$PG_TEST_DIR/initdb.log" >&2; echo "[test-postgres] error: initdb failed" >&2; return 1; }
   rm -f "$PG_TEST_DIR/pwfile"
-  pg_test_as_owner "$bin/pg_ctl" -D "$PG_TEST_DIR/data" -l "$PG_TEST_DIR/server.log" -w -t 60 \
-    -o "-p $port -k $PG_TEST_DIR -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
-    start >/dev/null \
+  local options="-p $port -k $PG_TEST_DIR -c listen_addresses=127.0.0.1 -c max_connections=200"
+  if [ "${PG_TEST_DURABLE:-0}" != 1 ]; then options="$options -c fsync=off -c synchronous_commit=off -c full_page_writes=off"; fi
+  pg_test_as_owner "$bin/pg_ctl" -D "$PG_TEST_DIR/data" -l "$PG_TEST_DIR/server.log" -w -t 60 -o "$options" start >/dev/null \
     || { cat "$PG_TEST_DIR/server.log" >&2; echo "[test-postgres] error: the server did not start" >&2; return 1; }
   PG_TEST_BIN=$bin
   pg_test_as_owner "$bin/createdb" -h "$PG_TEST_DIR" -p "$port" -U postgres dc_test \
