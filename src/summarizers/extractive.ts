@@ -1,10 +1,11 @@
 /**
- * `extractive` mode, the offline default: the digest is written by code (no network, deterministic). A digest that is
- * not smaller than what it folds is rebuilt once at half the cap, then the fold fails unfolded.
+ * `extractive` mode, the offline default: the summary is written by code (no network, deterministic) around the state
+ * ledger, within a hard cap that also keeps it smaller than what it folds; a summary rejected anyway is rebuilt once at
+ * half the caps, then the fold fails unfolded.
  */
 import type { Transcript } from '../core/messages/types';
 import { buildDigest } from './extractive/digest';
-import { digestCap } from './limits';
+import { digestCap, summaryCap } from './limits';
 import type { Candidate } from './run-fold';
 import type { SummarizeRequest, SummarizerConfig, TextCounter } from './types';
 
@@ -20,13 +21,13 @@ export function extractiveAttempt(
   counter: TextCounter,
   attempt: number
 ): Candidate {
-  const cap = Math.max(1, Math.floor(digestCap(config, req.budget) / (attempt > 1 ? 2 : 1)));
+  const half = (n: number): number => Math.max(1, Math.floor(n / (attempt > 1 ? 2 : 1)));
   const text = buildDigest(transcript.items, {
-    maxTokens: cap,
-    ...(config.extractive?.userTokens !== undefined
-      ? { userTokens: Math.floor(config.extractive.userTokens / (attempt > 1 ? 2 : 1)) }
-      : {}),
+    maxTokens: half(summaryCap(req.budget, req.foldedTokens)),
+    narrativeTokens: half(digestCap(config, req.budget)),
+    ...(config.extractive?.userTokens !== undefined ? { taskTokens: half(config.extractive.userTokens) } : {}),
     ...(config.extractive?.actionArgClip !== undefined ? { actionArgClip: config.extractive.actionArgClip } : {}),
+    ...(req.seqs ? { seqs: req.seqs } : {}),
     count: (s) => counter.countText(s),
   });
   return { text, outputTypes: ['extractive'] };

@@ -30,7 +30,18 @@ export function ledgerCap(config: SummarizerConfig, budget: number, headroom: nu
 }
 
 /**
- * The extractive digest's cap before the ledger: `config.extractive.maxTokens` or `min(2000, floor(budget / 10))`.
+ * The hard cap of an extractive summary (task, state ledger and narrative): a quarter of the budget (so with the
+ * identifier ledger it stays well inside the S2 output limit of half the budget), at most 8192, and smaller than what
+ * the fold replaces. It is never below 1: at a budget of 256 the summary degrades to fit 64 tokens.
+ *
+ * @returns the cap in tokens
+ */
+export function summaryCap(budget: number, foldedTokens: number): number {
+  return Math.max(1, Math.min(Math.floor(budget / 4), SUMMARY_MAX_OUTPUT_TOKENS, foldedTokens - 2));
+}
+
+/**
+ * The extractive summary's narrative cap (notes and actions, after the task and ledger): `config.extractive.maxTokens` or `min(2000, floor(budget / 10))`.
  *
  * @returns the cap in tokens
  */

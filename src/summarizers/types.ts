@@ -13,9 +13,9 @@ export type SummarizerMode = 'extractive' | 'chat' | 'responses' | 'compact';
 
 /** Options of the extractive digest, in tokens. */
 export interface ExtractiveOptions {
-  /** Cap on the digest before the ledger. @default min(2000, floor(budget / 10)) */
+  /** Cap on the narrative (assistant notes and tool actions). @default min(2000, floor(budget / 10)) */
   maxTokens?: number;
-  /** Cap on the user's requests, newest first. @default 40% of `maxTokens` */
+  /** Cap on the task (the first user request) kept verbatim before it is clipped. @default none: the degrade order */
   userTokens?: number;
   /** Clip of one tool action's key argument, in characters. @default 120 */
   actionArgClip?: number;
@@ -73,6 +73,8 @@ export interface SummarizeRequest {
   foldedTokens: number;
   /** The agent's own system prompt, to lead the request (S3). */
   systemPrompt?: string;
+  /** Archive sequence number of each message of `messages` (`null`: not archived), for the ledger's pointers. */
+  seqs?: (number | null)[];
 }
 
 /** Progress of one fold, for "folding since T". Times are epoch ms. */

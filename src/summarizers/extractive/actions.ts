@@ -1,7 +1,7 @@
 /** One line per tool action: the tool's name and its key argument; repeats merged with a count. */
 import { clip } from '../../core/fold/clip';
 import type { Item } from '../../core/messages/types';
-import { keyArgument } from './key-argument';
+import { keyArgument } from '../../core/fold/key-argument';
 
 /** A distinct tool action of the head. */
 export interface Action {

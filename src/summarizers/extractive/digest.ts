@@ -1,154 +1,124 @@
 /**
- * The extractive digest: a deterministic summary written by code, for when no model is reachable or wanted. It keeps
- * what a model summary most often loses — the user's own words and the exact names of things — and gives up on what
- * only a model can do: judging which reasoning mattered and saying it briefly. Bounded by a token cap that every
- * section shares; unused room of one section passes to the next.
+ * The extractive summary: a deterministic summary written by code, for when no model is reachable or wanted. It is
+ * built around the state ledger: the task (the first user request) verbatim, then the ledger carried across folds,
+ * then a compact narrative (the assistant's notes without filler, one line per distinct tool action).
+ *
+ * It always fits its cap, degrading in a fixed order: first the narrative goes (carried lines of earlier summaries,
+ * then the oldest actions and notes), then the task is clipped (pointing to the archive), then ledger entries are
+ * shortened (keeping their values, pointing to the archive), then whole kinds become archive pointers (`said`, facts,
+ * goals, questions and errors before decisions and preferences, rules and limits last), and only then is the text
+ * clipped. Ledger entries are never dropped before that last step.
  */
-import { clip, oneLine } from '../../core/fold/clip';
-import { SUMMARY_MARKER } from '../../core/messages/summary-marker';
 import type { Item } from '../../core/messages/types';
+import { buildFoldLedger, renderLedger, renderTask } from '../../core/fold/state-ledger';
+import type { EntryKind, RenderLedgerOptions } from '../../core/fold/state-ledger';
 import { actionLine, collectActions } from './actions';
-import { collectErrors } from './errors';
 import type { Count } from './fit';
 import { clipToTokens, takeWithin } from './fit';
-import { openItems } from './open-items';
+import { assistantNotes } from './narrative';
 
 /** Options of {@link buildDigest}. */
 export interface DigestOptions {
-  /** Total cap, tokens. */
+  /** Hard cap of the whole summary, tokens. */
   maxTokens: number;
-  /** Cap of the user's requests. @default 40% of `maxTokens` */
-  userTokens?: number;
+  /** Cap of the narrative (notes and actions), tokens. @default `maxTokens` */
+  narrativeTokens?: number;
+  /** Cap of the task kept verbatim, tokens, before the degrade order clips it. @default none */
+  taskTokens?: number;
   /** Clip of a tool action's key argument, characters. @default 120 */
   actionArgClip?: number;
+  /** Archive sequence number of each item, by position. */
+  seqs?: readonly (number | null)[];
   count: Count;
 }
 
-// Shares of the cap for the other sections, in filling order; room a section leaves passes to the next one.
-const SHARES = { summary: 0.25, open: 0.08, errors: 0.1, notes: 0.3 } as const;
+const TITLES = {
+  notes: 'Assistant notes, in order (filler removed):',
+  actions: 'Tool actions, in order (tool: key argument):',
+  carried: 'Earlier narrative, carried over:',
+} as const;
 
-// Narration of the next tool call ("Let me read the file."): the action line already says it.
-const NARRATION = /^(?:now,?\s+)?(?:let me|let's|i'll|i will|i need to|next,? i)\b/i;
+const LOW: readonly EntryKind[] = ['said', 'fact', 'goal', 'question', 'error'];
+const MID: readonly EntryKind[] = [...LOW, 'decision', 'preference'];
+const ALL: readonly EntryKind[] = [...MID, 'rule', 'constraint'];
 
-function userRequests(items: readonly Item[], cap: number, count: Count): string[] {
-  const lines: string[] = [];
-  let left = cap;
-  for (const item of [...items].reverse()) {
-    if (item.role !== 'user' || !item.text.trim()) continue;
-    const line = `- ${item.text.trim()}`;
-    const cost = count(line) + 1;
-    if (cost <= left) {
-      lines.push(line);
-      left -= cost;
-      continue;
-    }
-    // The first request that does not fit is cut at the cap (Codex-style), and older ones are left out.
-    const cut = clipToTokens(line, left - 1, count);
-    if (cut.length > 2) lines.push(cut);
-    break;
-  }
-  return lines;
-}
+/** The fixed degrade order of the task and the ledger: task clip (characters) and ledger rendering. */
+const LEVELS: readonly { task: number; ledger: RenderLedgerOptions }[] = [
+  { task: Infinity, ledger: {} },
+  { task: 2400, ledger: {} },
+  { task: 1200, ledger: { entryChars: 320 } },
+  { task: 600, ledger: { entryChars: 200 } },
+  { task: 300, ledger: { entryChars: 120 } },
+  { task: 160, ledger: { entryChars: 72 } },
+  { task: 100, ledger: { entryChars: 48 } },
+  { task: 80, ledger: { entryChars: 48, collapse: new Set(LOW) } },
+  { task: 60, ledger: { entryChars: 40, collapse: new Set(MID) } },
+  { task: 40, ledger: { entryChars: 40, collapse: new Set(ALL) } },
+];
 
-function assistantNotes(items: readonly Item[], cap: number, count: Count): string[] {
-  const notes = items
-    .filter((i) => i.role === 'assistant' && i.text.trim())
-    .map((i) => oneLine(i.text))
-    .filter((t) => !(NARRATION.test(t) && t.length < 160))
-    .map((t) => `- ${clip(t, 600)}`);
-  // The newest notes carry the current state: take from the end, print in order.
-  const { taken } = takeWithin([...notes].reverse(), cap, count);
-  return taken.reverse();
-}
+// Lines of an earlier extractive summary that are structure, not narrative.
+const STRUCTURE = /^(?:Extractive (?:summary|digest) of |Identifiers from the folded part|(?:Assistant notes|Tool actions|Earlier narrative|User requests|Earlier summary|Errors seen|Open items)\b.*:$)/;
 
 function section(title: string, lines: readonly string[]): string {
   return lines.length > 0 ? `${title}\n${lines.join('\n')}` : '';
 }
 
-/** The body of a previous summary: its marker line (`[Summary of the earlier conversation: …]`) is not content. */
-function previousSummary(items: readonly Item[]): string {
-  return items
-    .filter((i) => i.role === 'summary' && i.text.trim())
-    .map((i) => {
-      const t = i.text.trim();
-      return t.startsWith(SUMMARY_MARKER) ? t.slice(t.indexOf('\n') + 1 || t.length).trim() : t;
-    })
-    .filter((t) => t)
-    .join('\n\n');
+/** Newest-first selection within `room` tokens, printed in order, with a count of what was left out. */
+function newest(lines: readonly string[], room: number, count: Count): string[] {
+  if (lines.length === 0 || room <= 0) return [];
+  const omittedLine = (n: number): string => `- (${n} earlier line(s) not listed; see the archive)`;
+  const reserve = count(omittedLine(lines.length)) + 1;
+  const kept = takeWithin([...lines].reverse(), room - reserve, count).taken.reverse();
+  const omitted = lines.length - kept.length;
+  if (kept.length === 0) return [];
+  return omitted > 0 ? [omittedLine(omitted), ...kept] : kept;
 }
 
-const TITLES = {
-  users: 'User requests, newest first, verbatim:',
-  summary: 'Earlier summary, carried over:',
-  notes: 'Assistant notes (decisions and state), in order:',
-  actions: 'Tool actions, in order (tool: key argument):',
-  errors: 'Errors seen:',
-  open: 'Open items:',
-} as const;
-
 /**
- * Builds the digest of the items to fold.
+ * Builds the extractive summary of the items to fold (a previous summary among them is merged, never stacked).
  *
- * @returns the digest text ("" when the items hold nothing to digest)
+ * @returns the summary text ("" when the items hold nothing to summarise), at most `maxTokens` by `count`
  */
 export function buildDigest(items: readonly Item[], options: DigestOptions): string {
   const { count, maxTokens } = options;
   const argClip = options.actionArgClip ?? 120;
-  const folded = items.filter((i) => i.role !== 'instructions');
-  const header = `Extractive digest of ${folded.length} earlier message(s), written by code without a model.`;
-  let left = maxTokens - count(header) - 1;
-  let carry = 0;
-  const cost = (lines: readonly string[]): number => lines.reduce((n, l) => n + count(l) + 1, 0);
-  // A section's title costs only when the section has lines; its blank separator line costs one more.
-  const titleCost = (title: string): number => count(title) + 2;
-  const allow = (title: string, cap: number): number => Math.max(0, Math.min(left, cap) - titleCost(title));
-  const spend = (title: string, cap: number, lines: readonly string[]): void => {
-    const used = lines.length > 0 ? cost(lines) + titleCost(title) : 0;
-    carry = Math.max(0, Math.min(left, cap) - used);
-    left -= used;
-  };
-  const share = (s: number): number => Math.floor(maxTokens * s) + carry;
+  const positions = items.map((_, i) => i).filter((i) => items[i]!.role !== 'instructions');
+  const folded = positions.map((i) => items[i]!);
+  const seqs = options.seqs ? positions.map((i) => options.seqs![i] ?? null) : undefined;
+  const known = (seqs ?? []).filter((s): s is number => s !== null);
+  const range = known.length > 0 ? ` (archive #${Math.min(...known)}–#${Math.max(...known)})` : '';
+  const header = `Extractive summary of ${folded.length} earlier message(s)${range}, written by code without a model.`;
+  const { ledger, carried } = buildFoldLedger(folded, seqs);
 
-  const userCap = options.userTokens ?? Math.floor(maxTokens * 0.4);
-  const users = userRequests(folded, allow(TITLES.users, userCap), count);
-  spend(TITLES.users, userCap, users);
-  carry = 0;
+  const join = (parts: readonly string[]): string => parts.filter((p) => p).join('\n\n');
+  const taskCap = (chars: number): number =>
+    options.taskTokens !== undefined ? Math.min(chars, options.taskTokens * 3) : chars;
+  let core = '';
+  for (const level of LEVELS) {
+    core = join([header, renderTask(ledger.task, taskCap(level.task)), renderLedger(ledger, level.ledger)]);
+    if (count(core) <= maxTokens) break;
+  }
+  if (count(core) > maxTokens) return clipToTokens(core, maxTokens, count);
 
-  const previous = previousSummary(folded);
-  const summaryCap = share(SHARES.summary);
-  const summaryRoom = allow(TITLES.summary, summaryCap);
-  const summaryLines = previous ? [clipToTokens(previous, summaryRoom - 1, count)].filter((x) => x) : [];
-  spend(TITLES.summary, summaryCap, summaryLines);
-
-  const openCap = share(SHARES.open);
-  const open = takeWithin(openItems(folded, argClip), allow(TITLES.open, openCap), count).taken;
-  spend(TITLES.open, openCap, open);
-
-  const errorCap = share(SHARES.errors);
-  const errorLines = collectErrors(folded, 160).map((e) => `- ${e.tool}: ${e.line}`);
-  // The latest errors are the ones that may still be unresolved.
-  const errors = takeWithin([...errorLines].reverse(), allow(TITLES.errors, errorCap), count).taken.reverse();
-  spend(TITLES.errors, errorCap, errors);
-
-  const notesCap = share(SHARES.notes);
-  const notes = assistantNotes(folded, allow(TITLES.notes, notesCap), count);
-  spend(TITLES.notes, notesCap, notes);
-
-  // Tool actions take what is left, newest first; the count of the rest is stated.
-  const all = collectActions(folded, argClip).map(actionLine);
-  const omittedLine = (n: number): string => `- (${n} earlier distinct action(s) not listed)`;
-  const room = allow(TITLES.actions, left) - (count(omittedLine(all.length)) + 1);
-  const kept = takeWithin([...all].reverse(), room, count).taken.reverse();
-  const omitted = all.length - kept.length;
-  const actionLines = omitted > 0 && kept.length > 0 ? [omittedLine(omitted), ...kept] : kept;
-
-  const body = [
-    section(TITLES.users, users),
-    section(TITLES.summary, summaryLines),
-    section(TITLES.notes, notes),
+  // The narrative takes what is left, newest first: notes half, actions the rest, carried lines last.
+  let room = Math.min(options.narrativeTokens ?? maxTokens, maxTokens - count(core) - 2);
+  const noteLines = newest(assistantNotes(folded, 400), Math.floor(room / 2) - count(TITLES.notes) - 2, count);
+  room -= noteLines.length > 0 ? count(section(TITLES.notes, noteLines)) + 2 : 0;
+  const actionLines = newest(collectActions(folded, argClip).map(actionLine), room - count(TITLES.actions) - 2, count);
+  room -= actionLines.length > 0 ? count(section(TITLES.actions, actionLines)) + 2 : 0;
+  const carriedLines = newest(
+    carried.filter((l) => l.trim() && !STRUCTURE.test(l.trim())),
+    room - count(TITLES.carried) - 2,
+    count
+  );
+  let parts = [
+    core,
+    section(TITLES.carried, carriedLines),
+    section(TITLES.notes, noteLines),
     section(TITLES.actions, actionLines),
-    section(TITLES.errors, errors),
-    section(TITLES.open, open),
-  ].filter((x) => x);
-  return body.length > 0 ? [header, ...body].join('\n\n') : '';
+  ];
+  // Token counts of joined text can exceed the sum of its parts by a little: drop narrative sections until it fits.
+  while (count(join(parts)) > maxTokens && parts.length > 1) parts = parts.slice(0, -1);
+  const text = join(parts);
+  return folded.length > 0 ? text : '';
 }

@@ -1,0 +1,140 @@
+/**
+ * Reading ledger entries out of the messages being folded: every statement of a short user message or injected
+ * reminder (classified by its wording, `said` when it has none), the normative and decisive statements of long pasted
+ * text, the assistant's decisions, the latest task list, and the errors that no later call resolved.
+ */
+import { clip } from '../clip';
+import { errorLine } from '../error-line';
+import { keyArgument } from '../key-argument';
+import type { Item } from '../../messages/types';
+import { classifyStatement } from './classify';
+import { splitStatements } from './sentences';
+import { taskList, taskText } from './task-list';
+import type { EntryKind, GoalStatus, LedgerEntry, StateLedger } from './types';
+
+/** Options of {@link extractLedger}. */
+export interface ExtractOptions {
+  /** Archive sequence number of each item, by item position (`null` or missing: unknown). */
+  seqs?: readonly (number | null)[];
+  /**
+   * Texts up to this many characters are read as a person's message: every statement is kept. Longer texts (pasted
+   * files, skill documents, task descriptions) give only the statements that read as rules, limits, preferences or
+   * decisions. @default 600
+   */
+  shortText?: number;
+  /** Longest statement kept as an entry, characters. @default 400 */
+  maxStatement?: number;
+  /** The task is already known (carried by a previous summary): the first user message is an ordinary one. */
+  taskKnown?: boolean;
+}
+
+const REMINDER = /<system-reminder>([\s\S]*?)<\/system-reminder>/g;
+// Kinds that long pasted text contributes: what binds the agent, not every fact in a document.
+const FROM_LONG_TEXT: ReadonlySet<EntryKind> = new Set(['rule', 'constraint', 'preference', 'decision']);
+// Narration of the next step by the assistant ("Let me…", "Now I'll…"): never a decision.
+const NARRATION = /^(?:(?:now|ok(?:ay)?|great|perfect|good|alright|first|next)[,!.]?\s+)*(?:let me|let's|i'll|i will|i need to|i'm going to)\b/i;
+
+function statusOf(status: unknown): GoalStatus {
+  const s = typeof status === 'string' ? status.toLowerCase() : '';
+  if (/^(?:completed|done|closed|cancelled)$/.test(s)) return 'done';
+  if (/progress|active|doing/.test(s)) return 'in progress';
+  return 'next';
+}
+
+/** Statements of one human or injected text, classified; long text gives only binding statements. */
+function statementsOf(text: string, seq: number | null, o: { shortText: number; maxStatement: number }): LedgerEntry[] {
+  const bare = text.replace(/<\/?[a-z][\w-]*(?:\s[^>]*)?>/gi, ' ').trim();
+  if (!bare) return [];
+  const long = bare.length > o.shortText || /^\s*</.test(text);
+  const out: LedgerEntry[] = [];
+  for (const s of splitStatements(bare)) {
+    if (s.length > o.maxStatement) continue;
+    const kind = classifyStatement(s, true);
+    if (!kind || (long && !FROM_LONG_TEXT.has(kind))) continue;
+    out.push({ kind, text: s, seq });
+  }
+  return out;
+}
+
+function errorKey(tool: string, args: string): string {
+  return `${tool}(${clip(keyArgument(args), 80)})`;
+}
+
+/**
+ * Extracts the ledger of the items being folded (a previous summary among them is left to `parseLedger`).
+ *
+ * @returns the task (the first user message, verbatim) and the entries in message order
+ */
+export function extractLedger(items: readonly Item[], options: ExtractOptions = {}): StateLedger {
+  const o = { shortText: options.shortText ?? 600, maxStatement: options.maxStatement ?? 400 };
+  const seqOf = (i: number): number | null => options.seqs?.[i] ?? null;
+  const byIndex = new Map(items.map((i) => [i.index, i]));
+  const entries: LedgerEntry[] = [];
+  let task: StateLedger['task'];
+  let tasks: LedgerEntry[] | undefined;
+  // Errors by the call that produced them; a later clean result of the same call resolves them.
+  const errors = new Map<string, LedgerEntry>();
+  // A question the assistant spoke after is taken as answered.
+  const questionAt = new Map<LedgerEntry, number>();
+  let lastAssistantProse = -1;
+  items.forEach((item, pos) => {
+    const seq = seqOf(pos);
+    const reminders = [...item.text.matchAll(REMINDER)].map((m) => m[1] ?? '');
+    for (const r of reminders) entries.push(...statementsOf(r, seq, o));
+    const prose = item.text.replace(REMINDER, ' ');
+    if (item.role === 'user' && prose.trim()) {
+      if (!task && !options.taskKnown) {
+        task = { text: prose.trim(), seq };
+        // A long task is clipped first when space is short: its binding statements are kept as entries too.
+        if (prose.trim().length > o.shortText) entries.push(...statementsOf(prose, seq, o));
+      } else {
+        const found = statementsOf(prose, seq, o);
+        for (const e of found) if (e.kind === 'question') questionAt.set(e, pos);
+        entries.push(...found);
+      }
+    } else if (item.role === 'assistant') {
+      if (prose.trim()) lastAssistantProse = pos;
+      for (const s of splitStatements(prose)) {
+        if (s.length <= o.maxStatement && !NARRATION.test(s) && classifyStatement(s, false) === 'decision') {
+          entries.push({ kind: 'decision', text: s, seq });
+        }
+      }
+    } else if ((item.role === 'tool' || item.role === 'activity') && item.answers) {
+      const call = byIndex.get(item.answers.itemIndex)?.calls[item.answers.callIndex];
+      const key = errorKey(item.answers.name, call?.arguments ?? '');
+      const line = errorLine(prose, 200);
+      if (line) errors.set(key, { kind: 'error', text: `${key} → ${line}`, seq });
+      else errors.delete(key);
+    }
+    for (const call of item.calls) {
+      const list = taskList(call.arguments);
+      if (!list) continue;
+      tasks = list.flatMap((t) => {
+        const what = taskText(t);
+        return what ? [{ kind: 'goal' as const, text: clip(what, o.maxStatement), seq, status: statusOf(t.status) }] : [];
+      });
+    }
+  });
+  const open = entries.filter((e) => (questionAt.get(e) ?? Infinity) > lastAssistantProse);
+  return {
+    ...(task ? { task } : {}),
+    entries: [...open, ...(tasks ?? []), ...errors.values()],
+  };
+}
+
+/**
+ * The calls that ran cleanly in `items`, as error keys: a carried error with one of these keys is resolved.
+ *
+ * @returns the keys
+ */
+export function cleanCalls(items: readonly Item[]): Set<string> {
+  const out = new Set<string>();
+  const byIndex = new Map(items.map((i) => [i.index, i]));
+  for (const item of items) {
+    if ((item.role !== 'tool' && item.role !== 'activity') || !item.answers) continue;
+    const call = byIndex.get(item.answers.itemIndex)?.calls[item.answers.callIndex];
+    const key = errorKey(item.answers.name, call?.arguments ?? '');
+    if (!errorLine(item.text, 200)) out.add(key);
+  }
+  return out;
+}

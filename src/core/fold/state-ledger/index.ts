@@ -1,0 +1,59 @@
+/**
+ * The state ledger carried across folds (pure, deterministic): the ledger a previous summary printed is read back and
+ * merged whole with what the newly folded messages say, so nothing older than one fold is lost to a header line.
+ */
+import { SUMMARY_MARKER } from '../../messages/summary-marker';
+import type { Item } from '../../messages/types';
+import { cleanCalls, extractLedger } from './extract';
+import { mergeLedgers } from './merge';
+import { parseLedger } from './parse';
+import type { StateLedger } from './types';
+
+export type { EntryKind, GoalStatus, LedgerEntry, StateLedger } from './types';
+export { KIND_HEADING, KIND_ORDER } from './types';
+export { entryLine, renderLedger, renderTask, shortenStatement, LEDGER_TITLE, TASK_TITLE } from './render';
+export type { RenderLedgerOptions } from './render';
+export { parseLedger } from './parse';
+export { addEntry, mergeLedgers, supersedes } from './merge';
+export { extractLedger } from './extract';
+
+/** The ledger of a fold, and the narrative lines earlier summaries carried. */
+export interface FoldLedger {
+  ledger: StateLedger;
+  /** Lines of earlier summaries that are not ledger (their narrative), oldest first. */
+  carried: string[];
+}
+
+/** The body of a summary item: its marker line (`[Summary of the earlier conversation: …]`) is not content. */
+export function summaryBody(text: string): string {
+  const t = text.trim();
+  return t.startsWith(SUMMARY_MARKER) ? t.slice(t.indexOf('\n') + 1 || t.length).trim() : t;
+}
+
+/**
+ * Builds the ledger of the items being folded: earlier summaries' ledgers, merged with the entries of the new items.
+ *
+ * @param seqs archive sequence number of each item, by position
+ * @returns the merged ledger and the carried narrative
+ */
+export function buildFoldLedger(items: readonly Item[], seqs?: readonly (number | null)[]): FoldLedger {
+  let previous: StateLedger = { entries: [] };
+  const carried: string[] = [];
+  for (const item of items) {
+    if (item.role !== 'summary' || !item.text.trim()) continue;
+    const parsed = parseLedger(summaryBody(item.text));
+    previous = mergeLedgers(previous, parsed.ledger, { cleanCalls: new Set(), assistantSpoke: false });
+    carried.push(...parsed.narrative);
+  }
+  const positions = items.map((_, i) => i).filter((i) => items[i]!.role !== 'summary');
+  const fresh = positions.map((i) => items[i]!);
+  const next = extractLedger(fresh, {
+    ...(seqs ? { seqs: positions.map((i) => seqs[i] ?? null) } : {}),
+    taskKnown: previous.task !== undefined,
+  });
+  const ledger = mergeLedgers(previous, next, {
+    cleanCalls: cleanCalls(fresh),
+    assistantSpoke: fresh.some((i) => i.role === 'assistant' && i.text.trim() !== ''),
+  });
+  return { ledger, carried };
+}

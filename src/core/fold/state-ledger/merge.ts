@@ -1,0 +1,67 @@
+/**
+ * Merging the ledger a previous summary carried with the one read from newly folded messages. Update-aware: a later
+ * statement about the same subject with a different value replaces the earlier one (a decision keeps "was …", since
+ * knowing what was decided against matters; a fact or a limit does not, since a stale value is a trap).
+ */
+import { statementValues, subjectWords } from './sentences';
+import type { LedgerEntry, StateLedger } from './types';
+
+const norm = (t: string): string => t.toLowerCase().replace(/\s+/g, ' ').trim();
+
+/**
+ * True when `newer` states a new value for what `older` was about: the same subject words (at least two shared, or
+ * the same single word, and at least half of all), and a value of `older` that `newer` no longer has.
+ *
+ * @returns whether `newer` replaces `older`
+ */
+export function supersedes(newer: LedgerEntry, older: LedgerEntry): boolean {
+  const updatable = (e: LedgerEntry): boolean => e.kind !== 'question' && e.kind !== 'error' && e.status === undefined;
+  if (!updatable(newer) || !updatable(older)) return false;
+  const a = subjectWords(older.text);
+  const b = new Set(subjectWords(newer.text));
+  const common = a.filter((w) => b.has(w)).length;
+  const union = new Set([...a, ...b]).size;
+  if (common === 0 || common / union < 0.5 || (common < 2 && union > 1)) return false;
+  const newValues = new Set(statementValues(newer.text).map((v) => v.toLowerCase()));
+  const oldValues = statementValues(older.text).map((v) => v.toLowerCase());
+  return newValues.size > 0 && oldValues.length > 0 && oldValues.some((v) => !newValues.has(v));
+}
+
+/** What the newly folded part says beyond its entries. */
+export interface MergeContext {
+  /** Error keys of calls that ran cleanly in the new part: carried errors with these keys are resolved. */
+  cleanCalls: ReadonlySet<string>;
+  /** The assistant spoke in the new part: carried open questions count as answered. */
+  assistantSpoke: boolean;
+}
+
+/**
+ * Merges `next` (newer) into `previous`.
+ *
+ * @returns the merged ledger: the previous task (else the new one), carried entries still current, then new ones
+ */
+export function mergeLedgers(previous: StateLedger, next: StateLedger, ctx: MergeContext): StateLedger {
+  const newTaskList = next.entries.some((e) => e.kind === 'goal' && e.status !== undefined);
+  let entries = previous.entries.filter((e) => {
+    if (e.kind === 'error') return !ctx.cleanCalls.has(e.text.split(' → ')[0] ?? '');
+    if (e.kind === 'question') return !ctx.assistantSpoke;
+    return !(newTaskList && e.kind === 'goal' && e.status !== undefined);
+  });
+  for (const e of next.entries) entries = addEntry(entries, e);
+  const task = previous.task ?? next.task;
+  return { ...(task ? { task } : {}), entries };
+}
+
+/**
+ * Adds one entry: an exact repeat is dropped (the first keeps its sequence number), a superseded entry is removed.
+ *
+ * @returns the new entry list
+ */
+export function addEntry(entries: readonly LedgerEntry[], e: LedgerEntry): LedgerEntry[] {
+  if (entries.some((x) => norm(x.text) === norm(e.text))) return [...entries];
+  const replaced = entries.filter((x) => supersedes(e, x));
+  if (replaced.length === 0) return [...entries, e];
+  const last = replaced[replaced.length - 1]!;
+  const added = e.kind === 'decision' ? { ...e, was: last.text } : e;
+  return [...entries.filter((x) => !replaced.includes(x)), added];
+}
