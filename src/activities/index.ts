@@ -111,11 +111,13 @@ export function createActivities(deps: ActivityDeps) {
       // Old tool outputs become pointers saying how to get them back (S1): the summarizer reads less, loses nothing.
       const { raws: messages } = evictStaleToolResults(normalize(head, input.format), {
         budget: input.budget,
+        keepReminders: true,
         ...(input.hotPaths ? { hotPaths: input.hotPaths } : {}),
       });
       const result = await summarize({
         format: input.format,
         messages,
+        seqs: input.head.map((h) => ('seq' in h ? h.seq : null)),
         budget: input.budget,
         model: input.model,
         foldedTokens: input.foldedTokens,

@@ -38,7 +38,14 @@ export interface EvictOptions {
   pinned?: (path: string) => boolean;
   /** Per-item token counts, to report what each offload saved. */
   tokens?: readonly number[];
+  /**
+   * Keep the `<system-reminder>` blocks of an offloaded output after its pointer: they are instructions to the agent
+   * injected into tool output, not the output itself, and a summarizer must still see them. @default false
+   */
+  keepReminders?: boolean;
 }
+
+const REMINDER_BLOCK = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
 
 /** One offloaded tool result. */
 export interface Offload {
@@ -93,7 +100,8 @@ export function evictStaleToolResults(transcript: Transcript, options: EvictOpti
     if (item.role !== 'tool' || isOffloaded(item.text)) continue;
     const a = item.answers;
     const pointer = pointerFor(a ? items[a.itemIndex]?.calls[a.callIndex] : undefined);
-    const text = pointerText(pointer);
+    const reminders = options.keepReminders ? (item.text.match(REMINDER_BLOCK) ?? []) : [];
+    const text = [pointerText(pointer), ...reminders].join('\n');
     if (item.text.length > text.length) candidates.push({ item, pointer, text });
   }
 

@@ -1,6 +1,7 @@
 /** Reading a ledger back out of a summary written by {@link renderLedger} (or appended to a model's summary). */
 import { KIND_HEADING } from './types';
 import type { EntryKind, GoalStatus, LedgerEntry, StateLedger } from './types';
+import { LEDGER_HEADING } from '../ledger';
 import { LEDGER_TITLE, TASK_TITLE } from './render';
 
 const HEADING_KIND = new Map<string, EntryKind>(
@@ -16,8 +17,8 @@ export interface ParsedSummary {
 }
 
 /**
- * Parses a summary's text. Lines under a kind heading are entries; the task section is its quoted (`> `) lines;
- * everything else is narrative.
+ * Parses a summary's text. Lines under a kind heading are entries; the task section is its quoted (`> `) lines; the
+ * identifier section is skipped (the identifier ledger rebuilds it); everything else is narrative.
  *
  * @returns the ledger and the narrative lines (blank lines, headings and the ledger title left out)
  */
@@ -27,6 +28,8 @@ export function parseLedger(text: string): ParsedSummary {
   let task: StateLedger['task'];
   let kind: EntryKind | undefined;
   let inTask = false;
+  // The identifier section is rebuilt from the text by the identifier ledger on every fold: not narrative.
+  let inIdentifiers = false;
   const taskLines: string[] = [];
   let taskSeq: number | null = null;
   for (const line of text.split('\n')) {
@@ -46,8 +49,11 @@ export function parseLedger(text: string): ParsedSummary {
     }
     if (line.trim() === '') {
       kind = undefined;
+      inIdentifiers = false;
       continue;
     }
+    if (line === LEDGER_HEADING) inIdentifiers = true;
+    if (inIdentifiers) continue;
     const heading = HEADING_KIND.get(line.trim());
     if (heading) {
       kind = heading;
