@@ -1,5 +1,5 @@
 /**
- * `npm run bench [name]`: runs one benchmark script from bench/ (default: tokens; also: workflow, fold-latency, archive). Each script writes its own
+ * `npm run bench [name]`: runs one benchmark script from bench/ (default: tokens; also: workflow, fold-latency, archive, canaries). Each script writes its own
  * results under bench/results/.
  */
 export {};
@@ -8,6 +8,10 @@ const benches: Record<string, () => void> = {
   tokens: () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loading the script runs it
     require('./tokens');
+  },
+  canaries: () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loading the script runs it
+    require('./canaries');
   },
   workflow: () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loading the script runs it

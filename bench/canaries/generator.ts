@@ -56,7 +56,18 @@ const letters = (r: Rand, n: number): string =>
   Array.from({ length: n }, () => 'ABCDEFGHJKLMNPQRSTUVWXYZ'[int(r, 0, 23)]).join('');
 
 const FIRST = ['Marisol', 'Tobias', 'Ingrid', 'Kwame', 'Priya', 'Lucien', 'Hana', 'Dmitri', 'Aoife', 'Rafael'];
-const LAST = ['Okafor', 'Lindqvist', 'Brennan', 'Tanaka', 'Moreau', 'Haddad', 'Novak', 'Castillo', 'Abara', 'Whitfield'];
+const LAST = [
+  'Okafor',
+  'Lindqvist',
+  'Brennan',
+  'Tanaka',
+  'Moreau',
+  'Haddad',
+  'Novak',
+  'Castillo',
+  'Abara',
+  'Whitfield',
+];
 const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'];
 const CITIES = ['Lisbon', 'Osaka', 'Nairobi', 'Montreal', 'Tallinn', 'Cordoba', 'Auckland', 'Bergen'];
 const name = (r: Rand): string => `${pick(r, FIRST)} ${pick(r, LAST)}`;
@@ -68,7 +79,10 @@ const TEMPLATES: Record<Exclude<CanaryType, 'update'>, readonly Template[]> = {
   rule: [
     (r) => {
       const code = `${letters(r, 2)}-${int(r, 1000, 9999)}`;
-      return { text: `Never share the access code ${code} with anyone, not even in a log line.`, probes: [code, 'share'] };
+      return {
+        text: `Never share the access code ${code} with anyone, not even in a log line.`,
+        probes: [code, 'share'],
+      };
     },
     (r) => {
       const code = `${letters(r, 3)}${int(r, 100, 999)}`;
@@ -76,7 +90,10 @@ const TEMPLATES: Record<Exclude<CanaryType, 'update'>, readonly Template[]> = {
     },
     (r) => {
       const host = `db-${pick(r, CITIES).toLowerCase()}-${int(r, 10, 99)}`;
-      return { text: `Hands off ${host}: that box is production and nobody writes to it.`, probes: [host, 'production'] };
+      return {
+        text: `Hands off ${host}: that box is production and nobody writes to it.`,
+        probes: [host, 'production'],
+      };
     },
     (r) => {
       const branch = `release/${int(r, 2, 9)}.${int(r, 0, 20)}`;
@@ -106,7 +123,10 @@ const TEMPLATES: Record<Exclude<CanaryType, 'update'>, readonly Template[]> = {
     },
     (r) => {
       const n = int(r, 11, 95);
-      return { text: `A migration that runs longer than ${n} minutes gets killed by the ops window.`, probes: [`${n} minutes`, 'migration'] };
+      return {
+        text: `A migration that runs longer than ${n} minutes gets killed by the ops window.`,
+        probes: [`${n} minutes`, 'migration'],
+      };
     },
   ],
   fact: [
@@ -134,7 +154,10 @@ const TEMPLATES: Record<Exclude<CanaryType, 'update'>, readonly Template[]> = {
   goal: [
     (r) => {
       const mod = `${pick(r, ['ledger', 'invoice', 'quota', 'audit', 'export'])}_${letters(r, 2).toLowerCase()}${int(r, 10, 99)}`;
-      return { text: `Once this works, the next step is porting the ${mod} module to the new API.`, probes: [mod, 'port'] };
+      return {
+        text: `Once this works, the next step is porting the ${mod} module to the new API.`,
+        probes: [mod, 'port'],
+      };
     },
     (r) => {
       const f = `${pick(r, ['dark mode', 'bulk export', 'SSO login', 'audit trail', 'offline sync'])}`;
@@ -161,7 +184,10 @@ const TEMPLATES: Record<Exclude<CanaryType, 'update'>, readonly Template[]> = {
     },
     (r) => {
       const n = int(r, 72, 140);
-      return { text: `Lines of ${n} characters or fewer read best for me in code you show.`, probes: [`${n} characters`] };
+      return {
+        text: `Lines of ${n} characters or fewer read best for me in code you show.`,
+        probes: [`${n} characters`],
+      };
     },
     (r) => {
       const tool = pick(r, ['pnpm', 'Yarn Berry', 'Bun', 'Poetry', 'uv']);

@@ -22,19 +22,28 @@ const SPAN: Record<CanaryPosition, [number, number]> = { early: [0.05, 0.25], mi
 const reminder = (text: string): string => `\n<system-reminder>\n${text}\n</system-reminder>`;
 
 /**
- * Plants one canary of every type at every position into the first `prefix` messages of `messages`.
+ * Plants one canary of every type into the first `prefix` messages of `messages`. The position of type `t` under seed
+ * `s` is position `(t + s) mod 3`, so any three consecutive seeds put every type once at every position; `dense`
+ * plants every type at every position instead (21 canaries, a crowded session).
  *
  * @param prefix how many messages of the session the run will reach (positions are fractions of it)
  * @returns the new session (the caller's messages are not changed) and where each canary went
  */
-export function plantCanaries(messages: readonly Message[], prefix: number, seed: number): PlantedSession {
+export function plantCanaries(
+  messages: readonly Message[],
+  prefix: number,
+  seed: number,
+  dense = false
+): PlantedSession {
   const r = rng(seed);
   const firstUser = messages.findIndex((m) => m.role === 'user');
   // A user message may go before any user or assistant message after the task (never between a call and its result).
   const userSlots = messages
     .map((m, i) => i)
     .filter((i) => i > firstUser && (messages[i]!.role === 'user' || messages[i]!.role === 'assistant'));
-  const toolSlots = messages.map((m, i) => i).filter((i) => messages[i]!.role === 'tool' && typeof messages[i]!.content === 'string');
+  const toolSlots = messages
+    .map((m, i) => i)
+    .filter((i) => messages[i]!.role === 'tool' && typeof messages[i]!.content === 'string');
   const nearest = (slots: number[], target: number): number | undefined =>
     slots.length === 0 ? undefined : slots.reduce((b, s) => (Math.abs(s - target) < Math.abs(b - target) ? s : b));
   const before = new Map<number, Canary[]>();
@@ -45,8 +54,13 @@ export function plantCanaries(messages: readonly Message[], prefix: number, seed
   };
   const originals = new Map<Canary, Canary>();
   let n = 0;
-  for (const position of CANARY_POSITIONS) {
-    for (const type of CANARY_TYPES as readonly CanaryType[]) {
+  const plan = CANARY_TYPES.flatMap((type, t) =>
+    dense
+      ? CANARY_POSITIONS.map((position) => ({ type, position }))
+      : [{ type, position: CANARY_POSITIONS[(t + seed) % 3]! }]
+  );
+  {
+    for (const { type, position } of plan as { type: CanaryType; position: CanaryPosition }[]) {
       const c = drawCanary(r, type, position, `c${n++}`, used);
       const [lo, hi] = SPAN[position];
       const target = Math.floor(prefix * (lo + r() * (hi - lo)));

@@ -14,7 +14,7 @@ import { normalize } from '../../src/core/messages/normalize';
 import { clipItem } from '../../src/core/plan/clip';
 import { planFold } from '../../src/core/plan/plan';
 import { createSummarizer } from '../../src/summarizers';
-import type { SummarizerConfig } from '../../src/summarizers';
+import type { Summarizer, SummarizerConfig } from '../../src/summarizers';
 import type { TokenCounter } from '../../src/tokens';
 import { argumentText } from '../../src/core/fold/identifiers';
 import type { Planted } from './plant';
@@ -52,6 +52,8 @@ export interface RunOptions {
   counter: TokenCounter;
   model?: string;
   summarizer?: SummarizerConfig;
+  /** A summarizer to use instead of `createSummarizer(summarizer)` (a control for the harness itself). */
+  summarize?: Summarizer;
   canaries?: readonly Planted[];
 }
 
@@ -85,7 +87,7 @@ const has = (lines: readonly string[], probes: readonly string[]): boolean => {
 export async function runFolds(messages: readonly Message[], options: RunOptions): Promise<FoldRound[]> {
   const { counter } = options;
   const model = options.model ?? 'gpt-4o';
-  const summarize = createSummarizer(options.summarizer ?? {}, { counterFor: () => counter });
+  const summarize = options.summarize ?? createSummarizer(options.summarizer ?? {}, { counterFor: () => counter });
   const adapter = adapterFor('chat');
   const original = counter.countMessages([...messages], 'chat');
   let live: LiveMessage[] = [];
@@ -128,13 +130,27 @@ export async function runFolds(messages: readonly Message[], options: RunOptions
     });
     const base = { round: rounds.length + 1, budget, ingested: seq + 1, foldedTokens: plan.foldedTokens };
     if (!res.ok || res.text === undefined) {
-      rounds.push({ ...base, ok: false, summaryTokens: 0, coveredTokens: 0, planted: [], kept: new Set(), stale: new Set(), staleEligible: new Set(), summary: '' });
+      rounds.push({
+        ...base,
+        ok: false,
+        summaryTokens: 0,
+        coveredTokens: 0,
+        planted: [],
+        kept: new Set(),
+        stale: new Set(),
+        staleEligible: new Set(),
+        summary: '',
+      });
       backoffUntil = live.length + 4;
       continue;
     }
     const folded = applyFold({ transcript, plan, summary: { kind: 'text', text: res.text } });
     const { front, after } = foldOrder(transcript, plan);
-    const next: LiveMessage[] = [...front.map((i) => live[i]!), { raw: {}, seq: null, tokens: 0 }, ...after.map((i) => live[i]!)];
+    const next: LiveMessage[] = [
+      ...front.map((i) => live[i]!),
+      { raw: {}, seq: null, tokens: 0 },
+      ...after.map((i) => live[i]!),
+    ];
     live = next.map((l, k) => ({ ...l, raw: folded[k] as Message }));
     live[front.length]!.tokens = counter.countMessage(live[front.length]!.raw, 'chat');
     const liveSeqs = new Set(live.map((l) => l.seq));
@@ -145,9 +161,7 @@ export async function runFolds(messages: readonly Message[], options: RunOptions
     const planted = (options.canaries ?? []).filter((c) => c.at <= seq);
     const keptIds = new Set(planted.filter((c) => has(lines, c.canary.probes)).map((c) => c.canary.id));
     const eligible = planted.filter((c) => c.canary.original && !liveSeqs.has(c.at));
-    const stale = new Set(
-      eligible.filter((c) => has(summaryLines, c.canary.original!.stale)).map((c) => c.canary.id)
-    );
+    const stale = new Set(eligible.filter((c) => has(summaryLines, c.canary.original!.stale)).map((c) => c.canary.id));
     rounds.push({
       ...base,
       ok: true,

@@ -57,7 +57,8 @@ const LEVELS: readonly { task: number; ledger: RenderLedgerOptions }[] = [
 ];
 
 // Lines of an earlier extractive summary that are structure, not narrative.
-const STRUCTURE = /^(?:- \(\d+ earlier line|Extractive (?:summary|digest) of |Identifiers from the folded part|(?:Assistant notes|Tool actions|Earlier narrative|User requests|Earlier summary|Errors seen|Open items)\b.*:$)/;
+const STRUCTURE =
+  /^(?:- \(\d+ earlier line|Extractive (?:summary|digest) of |Identifiers from the folded part|(?:Assistant notes|Tool actions|Earlier narrative|User requests|Earlier summary|Errors seen|Open items)\b.*:$)/;
 
 function section(title: string, lines: readonly string[]): string {
   return lines.length > 0 ? `${title}\n${lines.join('\n')}` : '';

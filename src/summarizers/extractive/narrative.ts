@@ -9,8 +9,7 @@ import type { Item } from '../../core/messages/types';
 // Openers that carry nothing ("Perfect!", "Great, now…") and narration of the next tool call ("Let me read the file").
 const FILLER =
   /^(?:(?:perfect|great|excellent|good|nice|awesome|okay|ok|alright|sure|right|done|now|so|first|next|then|finally)\b[!.,:]?\s*)+/i;
-const NARRATION =
-  /^(?:let me|let's|i'll|i will|i need to|i'm going to|i am going to|i can see|i see|looking at)\b/i;
+const NARRATION = /^(?:let me|let's|i'll|i will|i need to|i'm going to|i am going to|i can see|i see|looking at)\b/i;
 
 /**
  * The assistant's notes: one line per message that says something besides narration, repeats dropped.

@@ -32,7 +32,8 @@ const REMINDER = /<system-reminder>([\s\S]*?)<\/system-reminder>/g;
 // Kinds that long pasted text contributes: what binds the agent, not every fact in a document.
 const FROM_LONG_TEXT: ReadonlySet<EntryKind> = new Set(['rule', 'constraint', 'preference', 'decision']);
 // Narration of the next step by the assistant ("Let me…", "Now I'll…"): never a decision.
-const NARRATION = /^(?:(?:now|ok(?:ay)?|great|perfect|good|alright|first|next)[,!.]?\s+)*(?:let me|let's|i'll|i will|i need to|i'm going to)\b/i;
+const NARRATION =
+  /^(?:(?:now|ok(?:ay)?|great|perfect|good|alright|first|next)[,!.]?\s+)*(?:let me|let's|i'll|i will|i need to|i'm going to)\b/i;
 
 function statusOf(status: unknown): GoalStatus {
   const s = typeof status === 'string' ? status.toLowerCase() : '';
@@ -111,7 +112,9 @@ export function extractLedger(items: readonly Item[], options: ExtractOptions = 
       if (!list) continue;
       tasks = list.flatMap((t) => {
         const what = taskText(t);
-        return what ? [{ kind: 'goal' as const, text: clip(what, o.maxStatement), seq, status: statusOf(t.status) }] : [];
+        return what
+          ? [{ kind: 'goal' as const, text: clip(what, o.maxStatement), seq, status: statusOf(t.status) }]
+          : [];
       });
     }
   });

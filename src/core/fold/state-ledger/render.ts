@@ -8,7 +8,8 @@ import { KIND_HEADING, KIND_ORDER } from './types';
 import type { EntryKind, LedgerEntry, StateLedger } from './types';
 
 /** First line of the ledger section. */
-export const LEDGER_TITLE = 'State ledger (each entry names the archived message it came from; a later value replaces an earlier one):';
+export const LEDGER_TITLE =
+  'State ledger (each entry names the archived message it came from; a later value replaces an earlier one):';
 /** First words of the task section's heading. */
 export const TASK_TITLE = 'Task (the first user request, verbatim';
 
@@ -64,7 +65,9 @@ export function renderLedger(ledger: StateLedger, options: RenderLedgerOptions =
     const entries = ledger.entries.filter((e) => e.kind === kind);
     if (entries.length === 0) continue;
     const lines = options.collapse?.has(kind)
-      ? [`- ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}, in the archive: ${entries.map((e) => (e.seq === null ? '?' : `#${e.seq}`)).join(' ')}`]
+      ? [
+          `- ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}, in the archive: ${entries.map((e) => (e.seq === null ? '?' : `#${e.seq}`)).join(' ')}`,
+        ]
       : entries.map((e) => entryLine(e, options.entryChars));
     blocks.push([KIND_HEADING[kind], ...lines].join('\n'));
   }

@@ -25,7 +25,7 @@ export function splitStatements(text: string): string[] {
 // Words that say nothing about a statement's subject: articles, pronouns, auxiliaries, update markers.
 const STOP = new Set(
   (
-    'a an the this that these those it its it’s it\'s is are was were be been being am to of in on at for from by with ' +
+    "a an the this that these those it its it’s it's is are was were be been being am to of in on at for from by with " +
     'and or but so as if then than now just actually instead please new current currently still also again ' +
     'update updated correction change changed changes moved move set make made use using our my your we i you me ' +
     'us they them he she his her not no do does did will would should shall can could may might must have has had ' +

@@ -6,15 +6,7 @@
 
 /** The kinds of ledger entry, in the order the ledger prints them (most binding first). */
 export type EntryKind =
-  | 'rule'
-  | 'constraint'
-  | 'decision'
-  | 'fact'
-  | 'goal'
-  | 'preference'
-  | 'question'
-  | 'error'
-  | 'said';
+  'rule' | 'constraint' | 'decision' | 'fact' | 'goal' | 'preference' | 'question' | 'error' | 'said';
 
 /** Print order of the kinds. */
 export const KIND_ORDER: readonly EntryKind[] = [
