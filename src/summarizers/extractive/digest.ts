@@ -51,6 +51,7 @@ const LEVELS: readonly { task: number; ledger: RenderLedgerOptions }[] = [
   { task: 300, ledger: { entryChars: 120 } },
   { task: 160, ledger: { entryChars: 72 } },
   { task: 100, ledger: { entryChars: 48 } },
+  { task: 80, ledger: { entryChars: 32 } },
   { task: 80, ledger: { entryChars: 48, collapse: new Set(LOW) } },
   { task: 60, ledger: { entryChars: 40, collapse: new Set(MID) } },
   { task: 40, ledger: { entryChars: 40, collapse: new Set(ALL) } },
@@ -95,11 +96,15 @@ export function buildDigest(items: readonly Item[], options: DigestOptions): str
   const taskCap = (chars: number): number =>
     options.taskTokens !== undefined ? Math.min(chars, options.taskTokens * 3) : chars;
   let core = '';
-  for (const level of LEVELS) {
-    core = join([header, renderTask(ledger.task, taskCap(level.task)), renderLedger(ledger, level.ledger)]);
+  let level = 0;
+  for (; level < LEVELS.length; level++) {
+    const l = LEVELS[level]!;
+    core = join([header, renderTask(ledger.task, taskCap(l.task)), renderLedger(ledger, l.ledger)]);
     if (count(core) <= maxTokens) break;
   }
-  if (count(core) > maxTokens) return clipToTokens(core, maxTokens, count);
+  if (level >= LEVELS.length) return clipToTokens(core, maxTokens, count);
+  // The narrative is the first thing to go: none at all once the task or the ledger had to be shortened.
+  if (level > 0) return core;
 
   // The narrative takes what is left, newest first: notes half, actions the rest, carried lines last.
   let room = Math.min(options.narrativeTokens ?? maxTokens, maxTokens - count(core) - 2);

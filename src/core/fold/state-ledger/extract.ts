@@ -52,6 +52,8 @@ function statementsOf(text: string, seq: number | null, o: { shortText: number; 
     if (s.length > o.maxStatement) continue;
     const kind = classifyStatement(s, true);
     if (!kind || (long && !FROM_LONG_TEXT.has(kind))) continue;
+    // "Thanks.", "Hmm, okay.": a few words with no value say nothing to carry.
+    if (kind === 'said' && s.split(/\s+/).length < 4 && !/[\d@/_]/.test(s)) continue;
     out.push({ kind, text: s, seq });
   }
   return out;

@@ -8,8 +8,7 @@ import { KIND_HEADING, KIND_ORDER } from './types';
 import type { EntryKind, LedgerEntry, StateLedger } from './types';
 
 /** First line of the ledger section. */
-export const LEDGER_TITLE =
-  'State ledger (each entry names the archived message it came from; a later value replaces an earlier one):';
+export const LEDGER_TITLE = 'State ledger ([#N] = archived message N; a later value replaces an earlier one):';
 /** First words of the task section's heading. */
 export const TASK_TITLE = 'Task (the first user request, verbatim';
 
@@ -21,7 +20,8 @@ export interface RenderLedgerOptions {
   collapse?: ReadonlySet<EntryKind>;
 }
 
-const pointer = (seq: number | null): string => (seq === null ? '' : ` (full text: archive #${seq})`);
+// A shortened text points to its archived message; the short form keeps small summaries small.
+const pointer = (seq: number | null): string => (seq === null ? '' : ` (→ #${seq})`);
 
 /**
  * Shortens a statement to about `max` characters: its first words, then its values (numbers, names, identifiers)
