@@ -48,3 +48,15 @@ export function summaryCap(budget: number, foldedTokens: number): number {
 export function digestCap(config: SummarizerConfig, budget: number): number {
   return config.extractive?.maxTokens ?? Math.min(2000, Math.floor(budget / 10));
 }
+
+/**
+ * The room for state-ledger entries a model's summary left out: `config.ledger.maxTokens` or
+ * `min(4096, floor(budget / 8))`, never more than the room left between the summary and what it folds.
+ *
+ * @returns the cap in tokens (0 when the ledger is disabled)
+ */
+export function stateLedgerCap(config: SummarizerConfig, budget: number, headroom: number): number {
+  if (config.ledger?.enabled === false) return 0;
+  const cap = config.ledger?.maxTokens ?? Math.min(4096, Math.floor(budget / 8));
+  return Math.max(0, Math.min(cap, headroom));
+}

@@ -5,10 +5,11 @@
  */
 import { collectIdentifiers } from '../core/fold/identifiers';
 import { applyLedger, measureRetention } from '../core/fold/ledger';
+import { appendMissing, buildFoldLedger } from '../core/fold/state-ledger';
 import { validateSummary } from '../core/fold/validate-summary';
 import type { SummaryErrorKind } from '../core/fold/validate-summary';
 import type { Transcript, Usage } from '../core/messages/types';
-import { ledgerCap } from './limits';
+import { ledgerCap, stateLedgerCap } from './limits';
 import { addUsage } from './usage';
 import type {
   SummarizeContext,
@@ -136,7 +137,20 @@ function accept(
       ledger: { appended: 0, omitted: 0 },
     };
   }
-  const text = c.text.trim();
+  // A model's summary is checked against the state ledger built by code; what it left out is appended first.
+  const count = (s: string): number => counter.countText(s);
+  let text = c.text.trim();
+  let stateAppended = 0;
+  if (mode !== 'extractive') {
+    const { ledger } = buildFoldLedger(transcript.items, request.seqs);
+    const room = stateLedgerCap(config, request.budget, request.foldedTokens - summaryTokens - 1);
+    const checked = appendMissing(text, ledger, { maxTokens: room, count });
+    if (checked.appended > 0 && count(checked.text) < request.foldedTokens) {
+      text = checked.text;
+      summaryTokens = count(text);
+      stateAppended = checked.appended;
+    }
+  }
   const cap = ledgerCap(config, request.budget, request.foldedTokens - summaryTokens - 1);
   let ledger = applyLedger(text, identifiers, { maxTokens: cap, count: (s) => counter.countText(s) });
   let finalTokens = ledger.appended.length > 0 ? counter.countText(ledger.text) : summaryTokens;
@@ -150,7 +164,9 @@ function accept(
     text: ledger.text,
     summaryTokens: finalTokens,
     retention: ledger.after,
-    retentionBefore: ledger.before,
+    // Before either ledger: what the summarizer itself kept.
+    retentionBefore: stateAppended > 0 ? measureRetention(c.text.trim(), identifiers) : ledger.before,
     ledger: { appended: ledger.appended.length, omitted: ledger.omitted },
+    ...(mode !== 'extractive' ? { stateLedger: { appended: stateAppended } } : {}),
   };
 }

@@ -122,10 +122,12 @@ export interface SummarizeSuccess extends SummarizeRecord {
   summaryTokens: number;
   /** Identifier retention of the final summary (for `compact`, of its readable items only). */
   retention: Retention;
-  /** Retention before the ledger was applied. */
+  /** Retention of the summarizer's own text, before the state and identifier ledgers were applied. */
   retentionBefore: Retention;
   /** Identifiers appended by the ledger, and those that did not fit. */
   ledger: { appended: number; omitted: number };
+  /** Model modes: state-ledger entries (rules, decisions, facts, …) the model left out and code appended. */
+  stateLedger?: { appended: number };
 }
 
 /** A fold that failed "unfolded" (S2): the transcript is sent as it was. */

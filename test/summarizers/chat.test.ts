@@ -58,6 +58,37 @@ describe('summarizers/chat over HTTP', () => {
     );
   });
 
+  it("checks the model's summary against the state ledger and appends the rules and decisions it dropped", async () => {
+    const messages = [
+      ...chatHead,
+      { role: 'user', content: 'Never deploy on a Friday. The error budget is at most 120 failed requests a day.' },
+      { role: 'assistant', content: 'We decided to switch to blue-green deploys instead of rolling ones.' },
+    ];
+    const seqs = messages.map((_, i) => 40 + i);
+    server.script(
+      { kind: 'text', text: 'Fixed the crash in src/server/handler.ts for OPS-42.' },
+      {
+        kind: 'text',
+        text: 'Task: Please fix the crash in src/server/handler.ts (ticket OPS-42). Rule: never deploy on a Friday; error budget at most 120 failed requests a day. Decided to switch to blue-green deploys instead of rolling ones.',
+      }
+    );
+    const dropped = await summarizerFor(server, { mode: 'chat' })(chatRequest({ messages, seqs, budget: 4000 }));
+    assert.ok(dropped.ok);
+    const text = dropped.text ?? '';
+    assert.ok(text.startsWith('Fixed the crash in src/server/handler.ts for OPS-42.'), text);
+    assert.match(text, /From the state ledger, left out of the summary above/);
+    assert.match(text, /^- \[#44\] Never deploy on a Friday\.$/m);
+    assert.match(text, /^- \[#44\] The error budget is at most 120 failed requests a day\.$/m);
+    assert.match(text, /^- \[#45\] We decided to switch to blue-green deploys instead of rolling ones\.$/m);
+    assert.equal(dropped.stateLedger?.appended, 3);
+    assert.equal(dropped.summaryTokens, testCounterFor('m').countText(text));
+
+    const complete = await summarizerFor(server, { mode: 'chat' })(chatRequest({ messages, seqs, budget: 4000 }));
+    assert.ok(complete.ok);
+    assert.ok(!complete.text?.includes('From the state ledger'), complete.text);
+    assert.equal(complete.stateLedger?.appended, 0);
+  });
+
   it('applies the identifier ledger to the text and reports retention', async () => {
     server.script({ kind: 'text', text: 'A crash was fixed.' });
     const res = await summarizerFor(server, { mode: 'chat' })(chatRequest());
@@ -66,7 +97,8 @@ describe('summarizers/chat over HTTP', () => {
     assert.ok(res.text?.includes('OPS-42'));
     assert.equal(res.retentionBefore.kept, 0);
     assert.equal(res.retention.kept, res.retention.total);
-    assert.ok(res.ledger.appended >= 2);
+    // The state ledger appends the task the model left out (with its path and ticket) before the identifier ledger.
+    assert.ok(res.ledger.appended + (res.stateLedger?.appended ?? 0) >= 1);
   });
 
   it('asks again after no text, sums usage, and records the rejection', async () => {

@@ -1,6 +1,7 @@
 /**
- * The content of a summary request: our own instructions (S0's structure: what was discussed, what was done, details
- * to keep exactly, current state and next steps), the head to fold, and optionally the agent's own system prompt in
+ * The content of a summary request: our own instructions (the state ledger's sections — task, rules and constraints,
+ * decisions, facts, current state and next steps, preferences, open questions and errors, details to keep exactly —
+ * then what was discussed and done), the head to fold, and optionally the agent's own system prompt in
  * front so the request shares the agent's cache prefix (S3). The previous summary is part of the head and is merged
  * into the new one, never stacked (S2, S3). Reasoning items are never sent (S2 NewLocal).
  */
@@ -8,17 +9,28 @@ import type { Item, MessageFormat } from '../messages/types';
 import type { RenderOptions } from './render';
 import { renderHead } from './render';
 
-/** The instructions that end every summary request. */
+/**
+ * The instructions that end every summary request: the state ledger's sections (so a model writes what the code-built
+ * ledger checks for), then the narrative. Whatever the model still drops is appended from the ledger afterwards.
+ */
 export const SUMMARY_INSTRUCTIONS = [
   'Write a handover summary of the conversation so far. It will replace those messages: another assistant will',
-  'continue the work from your summary and the most recent messages only. Use four short sections:',
-  '1. Discussed: what the user asked for and what was talked about, in order.',
-  '2. Accomplished: what has been done, and the results that matter.',
-  '3. Details to remember: file paths, URLs, ids, names, numbers, commands and error messages that later work needs.',
+  'continue the work from your summary and the most recent messages only. Use these sections, in this order, and',
+  'leave out a section that would be empty:',
+  "1. Task: the user's original request, word for word.",
+  '2. Rules and constraints: every instruction from the user or from a system reminder that must keep being followed',
+  '   (never / always / must / only / limits with their numbers), word for word.',
+  '3. Decisions: what was decided and, where it replaced an earlier choice, what it replaced.',
+  '4. Facts: names, numbers, values and settings later work needs; when a value changed, give only the current one.',
+  '5. Current state and next steps: what is done, what is in progress, what should happen next.',
+  '6. User preferences: how the user wants things done.',
+  '7. Open questions and errors not yet resolved.',
+  '8. Details to remember: file paths, URLs, ids, names, commands and error messages that later work needs.',
   '   Copy every identifier exactly as it appears; never shorten, rename or paraphrase one.',
-  '4. Current state and next steps: what is in progress, what is unfinished, what should happen next.',
-  'If the conversation starts with an earlier summary, merge its content into these sections instead of repeating it',
-  'as a separate block. Reply with the summary only, as plain text.',
+  '9. Discussed and accomplished: what was talked about and done, one short line per distinct action, no filler.',
+  'If the conversation starts with an earlier summary, merge it into these sections (keep every rule, decision and fact',
+  'it lists unless a later message replaced it) instead of repeating it as a separate block. Reply with the summary',
+  'only, as plain text.',
 ].join('\n');
 
 /** How the head travels in the request. */

@@ -48,8 +48,19 @@ describe('core/fold/summary-request', () => {
     assert.equal(req.input.length, 3);
   });
 
-  it('covers the four parts of the structure', () => {
-    for (const part of ['Discussed', 'Accomplished', 'Details to remember', 'Current state and next steps']) {
+  it("asks for the state ledger's sections, then the narrative", () => {
+    const parts = [
+      'Task',
+      'Rules and constraints',
+      'Decisions',
+      'Facts',
+      'Current state and next steps',
+      'User preferences',
+      'Open questions and errors not yet resolved',
+      'Details to remember',
+      'Discussed and accomplished',
+    ];
+    for (const part of parts) {
       assert.ok(SUMMARY_INSTRUCTIONS.includes(part), part);
     }
     assert.match(SUMMARY_INSTRUCTIONS, /exactly/);

@@ -16,6 +16,8 @@ export type { RenderLedgerOptions } from './render';
 export { parseLedger } from './parse';
 export { addEntry, mergeLedgers, supersedes } from './merge';
 export { extractLedger } from './extract';
+export { appendMissing, keepsEntry, MISSING_HEADING } from './check';
+export type { AppendMissingOptions, AppendMissingResult } from './check';
 
 /** The ledger of a fold, and the narrative lines earlier summaries carried. */
 export interface FoldLedger {

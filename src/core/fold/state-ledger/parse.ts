@@ -2,6 +2,7 @@
 import { KIND_HEADING } from './types';
 import type { EntryKind, GoalStatus, LedgerEntry, StateLedger } from './types';
 import { LEDGER_HEADING } from '../ledger';
+import { MISSING_HEADING } from './check';
 import { LEDGER_TITLE, TASK_TITLE } from './render';
 
 const HEADING_KIND = new Map<string, EntryKind>(
@@ -9,6 +10,8 @@ const HEADING_KIND = new Map<string, EntryKind>(
 );
 const ENTRY = /^- (?:\[(?:#(\d+))?(?:,?\s*(done|in progress|next))?\] )?(.*?)(?: \(was: (.*)\))?$/;
 const TASK_SEQ = /archive #(\d+)\):$/;
+// The task as `appendMissing` writes it, on one line.
+const TASK_LINE = /^Task(?: \[#(\d+)\])?: (.+)$/;
 
 /** What a previous summary holds: its ledger, and every other line (the narrative, carried as low-value prose). */
 export interface ParsedSummary {
@@ -59,7 +62,12 @@ export function parseLedger(text: string): ParsedSummary {
       kind = heading;
       continue;
     }
-    if (line === LEDGER_TITLE) continue;
+    if (line === LEDGER_TITLE || line === MISSING_HEADING) continue;
+    const taskLine = task ? null : TASK_LINE.exec(line);
+    if (taskLine) {
+      task = { text: taskLine[2] ?? '', seq: taskLine[1] !== undefined ? Number(taskLine[1]) : null };
+      continue;
+    }
     const m = kind ? ENTRY.exec(line) : null;
     if (kind && m) {
       const status = m[2] as GoalStatus | undefined;
