@@ -81,7 +81,7 @@ describe('summarizers/chat over HTTP', () => {
     assert.match(text, /^- \[#44\] The error budget is at most 120 failed requests a day\.$/m);
     assert.match(text, /^- \[#45\] We decided to switch to blue-green deploys instead of rolling ones\.$/m);
     assert.equal(dropped.stateLedger?.appended, 3);
-    assert.equal(dropped.summaryTokens, testCounterFor('m').countText(text));
+    assert.equal(dropped.summaryTokens, testCounterFor().countText(text));
 
     const complete = await summarizerFor(server, { mode: 'chat' })(chatRequest({ messages, seqs, budget: 4000 }));
     assert.ok(complete.ok);

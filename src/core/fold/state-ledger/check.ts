@@ -6,7 +6,7 @@
 import { entryLine } from './render';
 import { statementValues, subjectWords } from './sentences';
 import { KIND_HEADING, KIND_ORDER } from './types';
-import type { LedgerEntry, StateLedger } from './types';
+import type { StateLedger } from './types';
 
 /** First line of the appended section. */
 export const MISSING_HEADING =
@@ -79,7 +79,7 @@ export function appendMissing(
     if (tryAdd([`Task${at}: ${t}`, `Task${at}: ${t.slice(0, 300)}…`, `Task${at}: ${t.slice(0, 100)}…`])) appended += 1;
   }
   let heading: string | undefined;
-  for (const e of missing as LedgerEntry[]) {
+  for (const e of missing) {
     const head = KIND_HEADING[e.kind];
     const withHeading = (line: string): string => (head !== heading ? `${head}\n${line}` : line);
     if (tryAdd([withHeading(entryLine(e)), withHeading(entryLine(e, 120)), withHeading(entryLine(e, 48))])) {
