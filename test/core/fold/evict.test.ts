@@ -29,6 +29,17 @@ describe('core/fold/evict', () => {
     assert.equal(evictStaleToolResults(normalize(raws, 'chat'), { keepRecent: 2 }).offloaded.length, 0);
   });
 
+  it('keepReminders: an offloaded output keeps its system reminders after the pointer (for the summarizer)', () => {
+    const reminder = '<system-reminder>\nNever touch the prod database.\n</system-reminder>';
+    const output = `${'line\n'.repeat(200)}${reminder}`;
+    const { transcript } = session([{ ...rg('alpha'), output }, rg('beta')]);
+    const kept = evictStaleToolResults(transcript, { keepRecent: 1, keepReminders: true });
+    const plain = evictStaleToolResults(transcript, { keepRecent: 1 });
+    const text = (r: unknown[]) => (r[kept.offloaded[0]!.index] as { content: string }).content;
+    assert.ok(text(kept.raws).startsWith(OFFLOAD_PREFIX) && text(kept.raws).endsWith(reminder), text(kept.raws));
+    assert.ok(!text(plain.raws).includes('system-reminder'), 'off by default: the live context is unchanged');
+  });
+
   it('TestEvictOffloadsSupersededReads: an older read of a re-read file goes even inside the window', () => {
     const { messages, transcript } = session([read('x.go'), read('y.go'), read('x.go')]);
     const { offloaded } = evictStaleToolResults(transcript, { keepRecent: 3 });

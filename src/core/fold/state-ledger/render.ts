@@ -33,7 +33,8 @@ export function shortenStatement(text: string, max: number, seq: number | null):
   if (text.length <= max) return text;
   const head = clip(text, Math.max(8, Math.floor(max * 0.6)));
   const missing = statementValues(text).filter((v) => !head.includes(v));
-  const values = missing.length > 0 ? ` [${clip(missing.join(' '), Math.max(8, max - head.length))}]` : '';
+  // Values are what a shortened entry is for: they are kept whole unless they alone are longer than the entry was.
+  const values = missing.length > 0 ? ` [${clip(missing.join(' '), Math.max(40, max))}]` : '';
   return `${head}${values}${pointer(seq)}`;
 }
 

@@ -1,0 +1,227 @@
+import assert from 'node:assert/strict';
+import {
+  appendMissing,
+  buildFoldLedger,
+  extractLedger,
+  keepsEntry,
+  parseLedger,
+  renderLedger,
+  renderTask,
+  shortenStatement,
+  supersedes,
+} from '../../../../src/core/fold/state-ledger';
+import type { LedgerEntry, StateLedger } from '../../../../src/core/fold/state-ledger';
+import { normalize } from '../../../../src/core/messages/normalize';
+import { SUMMARY_MARKER } from '../../../../src/core/messages/summary-marker';
+import { testCounter } from '../../../support/test-counter';
+
+const fact = (text: string, seq: number | null = 1): LedgerEntry => ({ kind: 'fact', text, seq });
+const items = (messages: unknown[]) => normalize(messages, 'chat').items;
+const count = (s: string): number => testCounter.countText(s);
+
+describe('core/fold/state-ledger', () => {
+  describe('extractLedger', () => {
+    it('classifies short user statements and keeps the task whole, with their sequence numbers', () => {
+      const l = extractLedger(
+        items([
+          { role: 'user', content: 'Migrate the billing service to the new queue.' },
+          { role: 'assistant', content: 'On it.' },
+          {
+            role: 'user',
+            content:
+              'Never print the API token. Keep each batch to at most 200 rows. I prefer tabs. The region is Osaka. What is left?',
+          },
+        ]),
+        { seqs: [10, 11, 12] }
+      );
+      assert.deepEqual(l.task, { text: 'Migrate the billing service to the new queue.', seq: 10 });
+      assert.deepEqual(
+        l.entries.map((e) => [e.kind, e.text, e.seq]),
+        [
+          ['rule', 'Never print the API token.', 12],
+          ['constraint', 'Keep each batch to at most 200 rows.', 12],
+          ['preference', 'I prefer tabs.', 12],
+          ['fact', 'The region is Osaka.', 12],
+          ['question', 'What is left?', 12],
+        ]
+      );
+    });
+
+    it('reads system reminders in tool output, only binding statements from long pasted text, and decisions of the assistant', () => {
+      const long = `${'Some documentation line about the module. '.repeat(20)}\nYou must run the linter before committing.`;
+      const l = extractLedger(
+        items([
+          { role: 'user', content: 'Do the task.' },
+          { role: 'user', content: long },
+          {
+            role: 'assistant',
+            content: 'Let me look. We decided to use SQLite instead of Postgres for tests.',
+            tool_calls: [{ id: 'c1', type: 'function', function: { name: 'Read', arguments: '{"path":"a.ts"}' } }],
+          },
+          {
+            role: 'tool',
+            tool_call_id: 'c1',
+            content: 'ok\n<system-reminder>\nThe staging host is off limits.\n</system-reminder>',
+          },
+        ])
+      );
+      const texts = l.entries.map((e) => `${e.kind}: ${e.text}`);
+      assert.ok(texts.includes('rule: You must run the linter before committing.'), texts.join('\n'));
+      assert.ok(!texts.some((t) => t.includes('Some documentation line')), 'a pasted document is not a list of facts');
+      assert.ok(texts.includes('decision: We decided to use SQLite instead of Postgres for tests.'));
+      assert.ok(!texts.some((t) => t.includes('Let me look')));
+      assert.ok(texts.includes('rule: The staging host is off limits.'));
+    });
+
+    it('keeps the latest task list with statuses, and only errors no later clean run resolved', () => {
+      const call = (id: string, name: string, args: object) => ({
+        id,
+        type: 'function',
+        function: { name, arguments: JSON.stringify(args) },
+      });
+      const l = extractLedger(
+        items([
+          { role: 'user', content: 'Go.' },
+          { role: 'assistant', content: null, tool_calls: [call('a', 'Bash', { command: 'make' })] },
+          { role: 'tool', tool_call_id: 'a', content: 'Error: missing header' },
+          { role: 'assistant', content: null, tool_calls: [call('b', 'Bash', { command: 'make' })] },
+          { role: 'tool', tool_call_id: 'b', content: 'built' },
+          { role: 'assistant', content: null, tool_calls: [call('c', 'Bash', { command: 'make test' })] },
+          { role: 'tool', tool_call_id: 'c', content: 'Error: 2 failing' },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              call('d', 'TodoWrite', {
+                todos: [
+                  { content: 'build', status: 'completed' },
+                  { content: 'fix tests', status: 'in_progress' },
+                  { content: 'release', status: 'pending' },
+                ],
+              }),
+            ],
+          },
+          { role: 'tool', tool_call_id: 'd', content: 'ok' },
+        ])
+      );
+      assert.deepEqual(
+        l.entries.map((e) => [e.kind, e.status, e.text]),
+        [
+          ['goal', 'done', 'build'],
+          ['goal', 'in progress', 'fix tests'],
+          ['goal', 'next', 'release'],
+          ['error', undefined, 'Bash(make test) → Error: 2 failing'],
+        ]
+      );
+    });
+  });
+
+  describe('supersedes', () => {
+    it('replaces a value whatever the wording and word order', () => {
+      const old = fact('The deploy window is Tuesday.');
+      for (const newer of [
+        'Change of plan: the deploy window is now Thursday.',
+        'The deploy window moved to Thursday.',
+        'Thursday is the deploy window from here on.',
+        'New deploy window: Thursday.',
+      ]) {
+        assert.ok(supersedes(fact(newer, 2), old), newer);
+      }
+    });
+
+    it('does not replace a statement about another subject, a repeat, or one without a value', () => {
+      const old = fact('The deploy window is Tuesday.');
+      assert.ok(!supersedes(fact('The release freeze is Thursday.', 2), old));
+      assert.ok(!supersedes(fact('The deploy window is Tuesday.', 2), old));
+      assert.ok(!supersedes(fact('The deploy window is unclear to me.', 2), old));
+      assert.ok(!supersedes({ kind: 'question', text: 'Is the deploy window Thursday?', seq: 2 }, old));
+    });
+  });
+
+  describe('render and parse', () => {
+    const ledger: StateLedger = {
+      task: { text: 'Port the exporter.\n\nKeep the old flags.', seq: 3 },
+      entries: [
+        { kind: 'rule', text: 'Never push to main.', seq: 4 },
+        { kind: 'decision', text: 'Use Postgres 16.', seq: 9, was: 'Use Postgres 15.' },
+        { kind: 'fact', text: 'The bucket is s3://acme/exports.', seq: null },
+        { kind: 'goal', text: 'write the migration', seq: 12, status: 'in progress' },
+      ],
+    };
+
+    it('round-trips: what one fold prints, the next reads back', () => {
+      const text = [renderTask(ledger.task), renderLedger(ledger), 'Tool actions:\n- Read: a.ts'].join('\n\n');
+      const parsed = parseLedger(text);
+      assert.deepEqual(parsed.ledger, ledger);
+      assert.deepEqual(parsed.narrative, ['Tool actions:', '- Read: a.ts']);
+    });
+
+    it('shortens a statement to its start, its values and a pointer to the archive', () => {
+      const s = shortenStatement(
+        'Please make sure that every nightly export to s3://acme/exports finishes before 04:30 UTC.',
+        40,
+        7
+      );
+      assert.ok(s.length < 90, s);
+      assert.ok(s.includes('s3://acme/exports') && s.includes('04:30') && s.endsWith('(→ #7)'), s);
+    });
+  });
+
+  describe('buildFoldLedger', () => {
+    it('merges the ledger of the previous summary whole with the new messages, the new value replacing the old', () => {
+      const first = buildFoldLedger(
+        items([
+          { role: 'user', content: 'Build the report.' },
+          { role: 'user', content: 'Never email the customer directly. The deploy window is Tuesday.' },
+        ]),
+        [0, 1]
+      );
+      const summary = `${SUMMARY_MARKER}]\n${renderTask(first.ledger.task)}\n\n${renderLedger(first.ledger)}`;
+      const second = buildFoldLedger(
+        items([
+          { role: 'user', content: summary },
+          { role: 'user', content: 'The deploy window moved to Friday.' },
+        ]),
+        [null, 5]
+      );
+      assert.equal(second.ledger.task?.text, 'Build the report.');
+      assert.deepEqual(
+        second.ledger.entries.map((e) => [e.text, e.seq]),
+        [
+          ['Never email the customer directly.', 1],
+          ['The deploy window moved to Friday.', 5],
+        ]
+      );
+    });
+  });
+
+  describe('appendMissing', () => {
+    const ledger: StateLedger = {
+      task: { text: 'Fix the login bug in auth/session.ts.', seq: 0 },
+      entries: [
+        { kind: 'rule', text: 'Never log the session token.', seq: 2 },
+        { kind: 'constraint', text: 'Tests must finish within 90 seconds.', seq: 3 },
+      ],
+    };
+
+    it('appends what a summary dropped, in the ledger format, and nothing when it kept everything', () => {
+      const partial = 'Fixed the login bug in auth/session.ts. Never log the session token.';
+      assert.ok(keepsEntry(partial, 'Never log the session token.'));
+      const r = appendMissing(partial, ledger, { maxTokens: 500, count });
+      assert.equal(r.appended, 1);
+      assert.match(r.text, /Constraints and limits:\n- \[#3\] Tests must finish within 90 seconds\.$/);
+      assert.deepEqual(
+        parseLedger(r.text).ledger.entries.map((e) => e.text),
+        ['Tests must finish within 90 seconds.']
+      );
+      const full = appendMissing(`${partial} Tests must finish within 90 seconds.`, ledger, { maxTokens: 500, count });
+      assert.equal(full.appended, 0);
+    });
+
+    it('stays within its cap', () => {
+      const r = appendMissing('Nothing useful.', ledger, { maxTokens: 30, count });
+      assert.ok(count(r.text) - count('Nothing useful.') <= 32, r.text);
+      assert.equal(r.appended + r.omitted, 3);
+    });
+  });
+});
