@@ -120,7 +120,10 @@ export function extractLedger(items: readonly Item[], options: ExtractOptions = 
       });
     }
   });
-  const open = entries.filter((e) => (questionAt.get(e) ?? Infinity) > lastAssistantProse);
+  // An answered question stays as something the user said (it is often a request: "can you switch …?").
+  const open = entries.map((e) =>
+    (questionAt.get(e) ?? Infinity) > lastAssistantProse ? e : { ...e, kind: 'said' as const }
+  );
   return {
     ...(task ? { task } : {}),
     entries: [...open, ...(tasks ?? []), ...errors.values()],

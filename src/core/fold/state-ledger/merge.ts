@@ -31,7 +31,7 @@ export function supersedes(newer: LedgerEntry, older: LedgerEntry): boolean {
 export interface MergeContext {
   /** Error keys of calls that ran cleanly in the new part: carried errors with these keys are resolved. */
   cleanCalls: ReadonlySet<string>;
-  /** The assistant spoke in the new part: carried open questions count as answered. */
+  /** The assistant spoke in the new part: carried open questions count as answered (kept as `said`). */
   assistantSpoke: boolean;
 }
 
@@ -42,11 +42,13 @@ export interface MergeContext {
  */
 export function mergeLedgers(previous: StateLedger, next: StateLedger, ctx: MergeContext): StateLedger {
   const newTaskList = next.entries.some((e) => e.kind === 'goal' && e.status !== undefined);
-  let entries = previous.entries.filter((e) => {
-    if (e.kind === 'error') return !ctx.cleanCalls.has(e.text.split(' → ')[0] ?? '');
-    if (e.kind === 'question') return !ctx.assistantSpoke;
-    return !(newTaskList && e.kind === 'goal' && e.status !== undefined);
-  });
+  let entries = previous.entries
+    .filter((e) => {
+      if (e.kind === 'error') return !ctx.cleanCalls.has(e.text.split(' → ')[0] ?? '');
+      return !(newTaskList && e.kind === 'goal' && e.status !== undefined);
+    })
+    // A carried question the assistant has since spoken after stays as something the user said.
+    .map((e) => (e.kind === 'question' && ctx.assistantSpoke ? { ...e, kind: 'said' as const } : e));
   for (const e of next.entries) entries = addEntry(entries, e);
   const task = previous.task ?? next.task;
   return { ...(task ? { task } : {}), entries };
