@@ -25,7 +25,8 @@ export function extractiveAttempt(
   const text = buildDigest(transcript.items, {
     maxTokens: half(summaryCap(req.budget, req.foldedTokens)),
     narrativeTokens: half(digestCap(config, req.budget)),
-    ...(config.extractive?.userTokens !== undefined ? { taskTokens: half(config.extractive.userTokens) } : {}),
+    // The task stays verbatim up to 40% of the summary's usual size; a longer one is clipped with a pointer to it.
+    taskTokens: half(config.extractive?.userTokens ?? Math.floor(0.4 * digestCap(config, req.budget))),
     ...(config.extractive?.actionArgClip !== undefined ? { actionArgClip: config.extractive.actionArgClip } : {}),
     ...(req.seqs ? { seqs: req.seqs } : {}),
     count: (s) => counter.countText(s),

@@ -41,7 +41,8 @@ export function summaryCap(budget: number, foldedTokens: number): number {
 }
 
 /**
- * The extractive summary's narrative cap (notes and actions, after the task and ledger): `config.extractive.maxTokens` or `min(2000, floor(budget / 10))`.
+ * The extractive summary's usual size, which the narrative fills up to after the task and ledger:
+ * `config.extractive.maxTokens` or `min(2000, floor(budget / 10))`.
  *
  * @returns the cap in tokens
  */

@@ -13,9 +13,12 @@ export type SummarizerMode = 'extractive' | 'chat' | 'responses' | 'compact';
 
 /** Options of the extractive digest, in tokens. */
 export interface ExtractiveOptions {
-  /** Cap on the narrative (assistant notes and tool actions). @default min(2000, floor(budget / 10)) */
+  /**
+   * The size the narrative (assistant notes, tool actions) fills the summary up to, task and ledger included; a larger
+   * ledger goes up to the hard cap `min(budget / 4, 8192)` and leaves no narrative. @default min(2000, floor(budget / 10))
+   */
   maxTokens?: number;
-  /** Cap on the task (the first user request) kept verbatim before it is clipped. @default none: the degrade order */
+  /** Cap on the task (the first user request) kept verbatim before it is clipped. @default 40% of `maxTokens` */
   userTokens?: number;
   /** Clip of one tool action's key argument, in characters. @default 120 */
   actionArgClip?: number;

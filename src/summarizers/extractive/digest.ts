@@ -21,7 +21,7 @@ import { assistantNotes } from './narrative';
 export interface DigestOptions {
   /** Hard cap of the whole summary, tokens. */
   maxTokens: number;
-  /** Cap of the narrative (notes and actions), tokens. @default `maxTokens` */
+  /** The size the narrative fills the summary up to (task and ledger included), tokens. @default `maxTokens` */
   narrativeTokens?: number;
   /** Cap of the task kept verbatim, tokens, before the degrade order clips it. @default none */
   taskTokens?: number;
@@ -106,8 +106,9 @@ export function buildDigest(items: readonly Item[], options: DigestOptions): str
   // The narrative is the first thing to go: none at all once the task or the ledger had to be shortened.
   if (level > 0) return core;
 
-  // The narrative takes what is left, newest first: notes half, actions the rest, carried lines last.
-  let room = Math.min(options.narrativeTokens ?? maxTokens, maxTokens - count(core) - 2);
+  // The narrative fills the summary up to the narrative cap (the summary's usual size), newest first: notes half,
+  // actions the rest, carried lines last. A ledger larger than that cap leaves it no room.
+  let room = Math.min(options.narrativeTokens ?? maxTokens, maxTokens) - count(core) - 2;
   const noteLines = newest(assistantNotes(folded, 400), Math.floor(room / 2) - count(TITLES.notes) - 2, count);
   room -= noteLines.length > 0 ? count(section(TITLES.notes, noteLines)) + 2 : 0;
   const actionLines = newest(collectActions(folded, argClip).map(actionLine), room - count(TITLES.actions) - 2, count);
