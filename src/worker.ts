@@ -94,9 +94,14 @@ if (require.main === module) {
   }).then(
     () => process.exit(0),
     (err: unknown) => {
-      if (err instanceof ConfigError) console.error(`configuration error: ${err.message}`);
-      else if (err instanceof ArchiveConfigError) console.error(`archive error: ${err.message}`);
-      else console.error(err);
+      // One line naming the problem; the stack only when asked for (LOG_LEVEL=DEBUG or TRACE).
+      const message = err instanceof Error ? err.message : String(err);
+      if (err instanceof ConfigError) console.error(`configuration error: ${message}`);
+      else if (err instanceof ArchiveConfigError) console.error(`archive error: ${message}`);
+      else {
+        console.error(`worker failed to start: ${message}`);
+        if (['TRACE', 'DEBUG'].includes(level)) console.error(err);
+      }
       process.exit(1);
     }
   );

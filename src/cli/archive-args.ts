@@ -3,6 +3,7 @@ import type { ConversationArchive } from '../archive/archive';
 import { openArchive, sqliteArchivePath } from '../archive/open-archive';
 import { loadConfig } from '../config/load-config';
 import { conversationWorkflowId } from '../workflows/definitions';
+import { conversationIdProblem } from '../workflows/validate-start';
 import { CliUsageError } from './io';
 
 /** The flags `inspect` and `export` share. */
@@ -21,6 +22,9 @@ export async function openArchiveFor(
   const workflowId = flags.get('workflow-id');
   if (conversationId === null && workflowId === undefined)
     throw new CliUsageError('missing --conversation ID (or --workflow-id ID)');
+  // Checked before anything is opened: the id names a key (and, for files, a path).
+  const idProblem = conversationId === null ? undefined : conversationIdProblem(conversationId);
+  if (idProblem) throw new CliUsageError(idProblem);
   const loaded = loadConfig();
   const dataDir = flags.get('data');
   const config = dataDir === undefined ? loaded : { ...loaded, devServer: { ...loaded.devServer, dataDir } };

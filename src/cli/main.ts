@@ -26,7 +26,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     io.stdout(usage);
     return name === undefined ? 2 : 0;
   }
-  const command = commands[name];
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!command) {
     io.stderr(`durable-compaction: unknown command '${name}'\n${usage}`);
     return 2;

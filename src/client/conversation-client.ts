@@ -3,9 +3,10 @@
  * small patches `prepare` returns, and re-reads the context by query (not recorded in history) only when its mirror
  * is stale. The caller never needs to know whether the workflow exists: the first call starts it.
  */
+import { randomUUID } from 'node:crypto';
 import {
   WithStartWorkflowOperation,
-  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
   type Client,
   type WorkflowHandle,
 } from '@temporalio/client';
@@ -24,12 +25,14 @@ import {
   rewindUpdate,
   stateQuery,
   waitForFoldUpdate,
+  writerSeqQuery,
   type AppendInput,
   type FoldProgress,
   type WaitForFoldInput,
   type WaitForFoldResult,
   type ConversationStateView,
   type PrepareResult,
+  type RewindInput,
   type RewindResult,
 } from '../workflows/definitions';
 import type { conversationWorkflow } from '../workflows/conversation';
@@ -44,6 +47,9 @@ import {
   type RunLimits,
   type SettingsPatch,
 } from '../workflows/settings';
+import { conversationIdProblem } from '../workflows/validate-start';
+import { ConversationUnavailableError, ConversationUpdateError, type Stored } from './errors';
+import { isTransient, retryTransient } from './retry';
 
 /** How to reach and create a conversation. */
 export interface ConversationClientOptions {
@@ -60,6 +66,18 @@ export interface ConversationClientOptions {
   onFoldProgress?: (event: FoldProgressEvent) => void;
   /** How often progress is read while a fold is in flight, ms. @default 1000 */
   foldProgressIntervalMs?: number;
+  /**
+   * How long a call keeps retrying transient server answers (worker down or replaying, server unavailable) before
+   * it fails with `ConversationUnavailableError`. @default 120000
+   */
+  retryDeadlineMs?: number;
+  /** This client's writer id (letters, digits, `. _ : @ -`). @default a random UUID per client instance */
+  writerId?: string;
+}
+
+/** Thrown by the constructor for an invalid conversation id. */
+export class InvalidConversationId extends Error {
+  override readonly name = 'InvalidConversationId';
 }
 
 /** What `prepare` returns: the messages to send and how the context got there. */
@@ -77,15 +95,29 @@ export interface Prepared {
 export class ConversationClient {
   private mirror: unknown[] = [];
   private version = -1;
-  private clientSeq: number | undefined;
   private sentVersion: number | undefined;
   private readonly watcher: FoldWatcher | undefined;
+  /** This client's writer id and the sequence number of its next append (a retry reuses the number). */
+  readonly writerId: string;
+  private nextSeq = 0;
+  /** Set when an append's outcome is unknown (server unreachable past the deadline): resolved by the next append. */
+  private inDoubt: number | undefined;
+  private calls = 0;
+  /** Appends of one client go one at a time, so its sequence numbers arrive in order. */
+  private queue: Promise<unknown> = Promise.resolve();
 
   /**
+   * @throws InvalidConversationId for an empty, too long (over 200) or non-ASCII id, or a bad `writerId`.
    * @throws SettingsError when `options.settings` or `options.limits` are invalid (checked here, before anything is
    *   sent, with the same rules the workflow applies).
    */
   constructor(private readonly options: ConversationClientOptions) {
+    const problem = conversationIdProblem(options.conversationId);
+    if (problem) throw new InvalidConversationId(problem);
+    this.writerId = options.writerId ?? randomUUID();
+    if (!/^[A-Za-z0-9._:@-]{1,128}$/.test(this.writerId)) {
+      throw new InvalidConversationId(`writerId must be 1-128 characters of letters, digits and . _ : @ -`);
+    }
     mergeSettings(defaultSettings, options.settings);
     mergeLimits(defaultLimits, options.limits);
     if (options.onFoldProgress) {
@@ -110,7 +142,10 @@ export class ConversationClient {
    * Appends `newMessages`, folds when the budget calls for it, and returns the context to send now (tool results in
    * call order; unanswered calls handled per the conversation's `unanswered` setting).
    * @param opts.usage the provider's usage for the previous context this client sent, to calibrate the estimate.
-   * @throws WorkflowUpdateFailedError wrapping an ApplicationFailure that names a bad message; nothing is stored.
+   * @throws ConversationUpdateError (a WorkflowUpdateFailedError) with the failure `type` (InvalidAppend names a bad
+   *   message) and `stored` (false for every rejection of bad input).
+   * @throws ConversationUnavailableError when the server stayed unavailable past `retryDeadlineMs`; `stored` says
+   *   whether the messages were stored (`unknown` when that could not be learned either).
    */
   async prepare(
     newMessages: unknown[],
@@ -119,7 +154,7 @@ export class ConversationClient {
     const result = await this.send(prepareUpdate, newMessages, opts.usage);
     this.sentVersion = result.version;
     if (result.folding) this.watcher?.watch();
-    const settings = await this.settingsForSend();
+    const settings = await this.afterStored(() => this.settingsForSend());
     return {
       messages: prepareForSend(this.mirror, { unanswered: settings.unanswered }),
       version: result.version,
@@ -149,41 +184,80 @@ export class ConversationClient {
 
   /** The live context as the workflow holds it, with its version (re-syncs the mirror). */
   async context(): Promise<{ version: number; messages: unknown[] }> {
-    const snapshot = await this.handle().query(contextQuery);
+    const snapshot = await this.retrying(() => this.handle().query(contextQuery));
     this.mirror = snapshot.messages;
     this.version = snapshot.version;
     return { version: snapshot.version, messages: snapshot.messages };
   }
 
   async state(): Promise<ConversationStateView> {
-    return this.handle().query(stateQuery);
+    return this.retrying(() => this.handle().query(stateQuery));
   }
 
   async folds(): Promise<FoldRecord[]> {
-    return this.handle().query(foldsQuery);
+    return this.retrying(() => this.handle().query(foldsQuery));
   }
 
-  /** Removes the last round (for regenerate). @returns the removed messages. */
-  async rewind(): Promise<RewindResult> {
-    const result = await this.handle().executeUpdate(rewindUpdate);
-    await this.context();
+  /**
+   * Removes the last round (for regenerate). With `expectedVersion` (say, the `version` `prepare` returned) it is
+   * refused with `VersionMismatch` when the context moved on, and is retried through transient failures (without it,
+   * a retry could remove a second round, so it is tried once).
+   * @returns the removed messages.
+   */
+  async rewind(input: RewindInput = {}): Promise<RewindResult> {
+    const call = (): Promise<RewindResult> =>
+      this.handle().executeUpdate(rewindUpdate, { args: [input], updateId: this.updateId('rewind') });
+    const result = await this.typed(input.expectedVersion !== undefined ? this.retrying(call) : call());
+    await this.afterStored(() => this.context());
     return result;
   }
 
   /** Drops everything but the system messages (the archive keeps them). */
   async clear(): Promise<void> {
-    await this.handle().executeUpdate(clearUpdate);
-    await this.context();
+    await this.typed(this.retrying(() => this.handle().executeUpdate(clearUpdate)));
+    await this.afterStored(() => this.context());
   }
 
   async configure(patch: SettingsPatch): Promise<ConversationSettings> {
     this.cachedSettings = undefined;
-    return this.handle().executeUpdate(configureUpdate, { args: [patch] });
+    return this.typed(this.retrying(() => this.handle().executeUpdate(configureUpdate, { args: [patch] })));
   }
 
   /** Ends the conversation; its workflow completes. */
   async close(): Promise<void> {
-    await this.handle().executeUpdate(closeUpdate);
+    await this.typed(this.retrying(() => this.handle().executeUpdate(closeUpdate)));
+  }
+
+  private retrying<T>(fn: () => Promise<T>): Promise<T> {
+    return retryTransient(fn, { deadlineMs: this.options.retryDeadlineMs ?? 120_000 });
+  }
+
+  /** Update failures as ConversationUpdateError (type and `stored`). */
+  private async typed<T>(p: Promise<T>): Promise<T> {
+    try {
+      return await p;
+    } catch (err) {
+      throw err instanceof WorkflowUpdateFailedError && !(err instanceof ConversationUpdateError)
+        ? ConversationUpdateError.from(err)
+        : err;
+    }
+  }
+
+  /** Runs a follow-up read of a call whose effects are stored: its failure must not look like "not stored". */
+  private async afterStored<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      throw new ConversationUnavailableError(
+        `the call was stored, but reading the context afterwards failed: ${err instanceof Error ? err.message : String(err)}`,
+        true,
+        err
+      );
+    }
+  }
+
+  private updateId(kind: string): string {
+    return `${this.writerId}:${kind}:${++this.calls}`;
   }
 
   private cachedSettings: ConversationSettings | undefined;
@@ -192,52 +266,92 @@ export class ConversationClient {
     return this.cachedSettings;
   }
 
-  /** Continues the clientSeq after a restart of this process: the workflow remembers the highest it applied. */
-  private async nextSeq(): Promise<number> {
-    if (this.clientSeq === undefined) {
-      try {
-        this.clientSeq = (await this.handle().query(stateQuery)).lastClientSeq + 1;
-      } catch (err) {
-        if (!(err instanceof WorkflowNotFoundError)) throw err;
-        this.clientSeq = 0;
-        this.version = 0;
-        this.mirror = [];
-      }
-    }
-    return this.clientSeq++;
-  }
-
-  private async send(
+  /** One append at a time per client (its writer sequence numbers must arrive in order). */
+  private send(
     update: typeof prepareUpdate,
     messages: unknown[],
     usage: (Pick<Usage, 'inputTokens'> & Partial<Usage>) | undefined
   ): Promise<PrepareResult> {
-    const clientSeq = await this.nextSeq();
+    const run = this.queue.then(() => this.sendNow(update, messages, usage));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async sendNow(
+    update: typeof prepareUpdate,
+    messages: unknown[],
+    usage: (Pick<Usage, 'inputTokens'> & Partial<Usage>) | undefined
+  ): Promise<PrepareResult> {
+    if (this.inDoubt !== undefined) await this.resolveDoubt(this.inDoubt);
+    const clientSeq = this.nextSeq;
     const input: AppendInput = {
       messages,
+      writer: this.writerId,
       clientSeq,
       ...(usage && this.sentVersion !== undefined ? { reported: { version: this.sentVersion, usage } } : {}),
     };
     const { conversationId, taskQueue, settings, limits } = this.options;
-    const result = await this.options.client.workflow.executeUpdateWithStart(update, {
-      args: [input],
-      // The server de-duplicates a retried update with the same id within a run; clientSeq covers the rest.
-      updateId: `${conversationId}:${clientSeq}`,
-      startWorkflowOperation: new WithStartWorkflowOperation<typeof conversationWorkflow>('conversationWorkflow', {
-        workflowId: this.workflowId,
-        taskQueue,
-        args: [{ conversationId, ...(settings ? { settings } : {}), ...(limits ? { limits } : {}) }],
-        workflowIdConflictPolicy: 'USE_EXISTING',
-        // A closed conversation stays closed: its id is not reused for a fresh, empty one.
-        workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      }),
-    });
+    // Retries of this call keep its update id (the server de-duplicates within a run) and its writer sequence number
+    // (the workflow de-duplicates across runs and crashes).
+    const updateId = this.updateId(`${clientSeq}`);
+    let result: PrepareResult;
+    try {
+      result = await this.retrying(() =>
+        this.options.client.workflow.executeUpdateWithStart(update, {
+          args: [input],
+          updateId,
+          startWorkflowOperation: new WithStartWorkflowOperation<typeof conversationWorkflow>('conversationWorkflow', {
+            workflowId: this.workflowId,
+            taskQueue,
+            args: [{ conversationId, ...(settings ? { settings } : {}), ...(limits ? { limits } : {}) }],
+            workflowIdConflictPolicy: 'USE_EXISTING',
+            // A closed conversation stays closed; only a failed start (bad start input, nothing stored) may be redone.
+            workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+          }),
+        })
+      );
+    } catch (err) {
+      if (err instanceof WorkflowUpdateFailedError) {
+        const typed = ConversationUpdateError.from(err);
+        // A rejected append stored nothing, so its number is free for the next one; a stored one used it.
+        if (typed.stored === true) this.nextSeq = clientSeq + 1;
+        throw typed;
+      }
+      // Anything else but a transient answer (say, the conversation is closed) was refused before it ran.
+      if (!isTransient(err)) throw err;
+      this.inDoubt = clientSeq;
+      throw new ConversationUnavailableError(
+        `the conversation stayed unavailable for ${this.options.retryDeadlineMs ?? 120_000} ms: ${err instanceof Error ? err.message : String(err)}`,
+        await this.storedAfterAll(clientSeq),
+        err
+      );
+    }
+    this.nextSeq = clientSeq + 1;
     if (result.patch.baseVersion === this.version) {
       this.mirror = applyPatch([...this.mirror, ...messages], result.patch);
       this.version = result.version;
     } else {
-      await this.context();
+      await this.afterStored(() => this.context());
     }
     return result;
+  }
+
+  /** @returns whether this writer's append `seq` is stored, `unknown` when the conversation cannot be asked. */
+  private async storedAfterAll(seq: number): Promise<Stored> {
+    try {
+      const last = await this.handle().query(writerSeqQuery, this.writerId);
+      this.inDoubt = undefined;
+      this.nextSeq = last >= seq ? seq + 1 : seq;
+      return last >= seq;
+    } catch {
+      return 'unknown';
+    }
+  }
+
+  /** Learns whether an append whose outcome was unknown landed, so the next one gets the right number. */
+  private async resolveDoubt(seq: number): Promise<void> {
+    const last = await this.retrying(() => this.handle().query(writerSeqQuery, this.writerId));
+    this.nextSeq = last >= seq ? seq + 1 : seq;
+    this.inDoubt = undefined;
   }
 }

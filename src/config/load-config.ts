@@ -29,14 +29,15 @@ export function loadConfig(
   if (!isRecord(file)) throw new ConfigError(`${path}: the top level must be a mapping of sections`);
   const out: Record<string, Record<string, unknown>> = {};
   for (const key of Object.keys(file)) {
-    if (!(key in schema))
+    // Own keys only: `__proto__` or `constructor` must not pass through the prototype chain.
+    if (!Object.hasOwn(schema, key))
       throw new ConfigError(`${path}: unknown section '${key}' (known: ${Object.keys(schema).join(', ')})`);
   }
   for (const [section, settings] of Object.entries(schema) as [string, Record<string, Setting>][]) {
     const given = file[section] ?? {};
     if (!isRecord(given)) throw new ConfigError(`${path}: '${section}' must be a mapping`);
     for (const key of Object.keys(given)) {
-      if (!(key in settings)) {
+      if (!Object.hasOwn(settings, key)) {
         throw new ConfigError(`${path}: unknown key '${section}.${key}' (known: ${Object.keys(settings).join(', ')})`);
       }
     }

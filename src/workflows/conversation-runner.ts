@@ -3,7 +3,7 @@
  * state class. Every error a caller can cause leaves as an `ApplicationFailure` (a plain Error would fail the
  * workflow task and wedge the conversation).
  */
-import { ApplicationFailure, condition, workflowInfo } from '@temporalio/workflow';
+import { condition, patched, workflowInfo } from '@temporalio/workflow';
 import { applyCalibration, dropAnchor, recordUsage, type Calibration } from '../core/calibration';
 import { evictStaleToolResults } from '../core/fold/evict';
 import { ConversationFolds, type FoldOutcome } from './conversation-folds';
@@ -14,28 +14,32 @@ import {
   type AppendInput,
   type ConversationStateView,
   type PrepareResult,
+  type RewindInput,
   type RewindResult,
   type WaitForFoldInput,
   type WaitForFoldResult,
 } from './definitions';
 import { local } from './local-activities';
 import { Mutex } from './mutex';
-import {
-  mergeSettings,
-  SettingsError,
-  type ConversationSettings,
-  type RunLimits,
-  type SettingsPatch,
-} from './settings';
+import { mergeSettings, type ConversationSettings, type RunLimits, type SettingsPatch } from './settings';
+import { toFailure } from './guard';
+import { appendShapeProblem } from './validate-append';
+import { VersionMismatch } from './writers';
 
-/** Turns a caller mistake into a failure of just this update. */
-function rejected(err: unknown): ApplicationFailure {
-  if (err instanceof ApplicationFailure) return err;
-  const message = err instanceof Error ? err.message : String(err);
-  const type =
-    err instanceof AppendRejected ? 'InvalidAppend' : err instanceof SettingsError ? 'InvalidSettings' : 'Rejected';
-  return ApplicationFailure.create({ message, type, nonRetryable: true });
+/** Turns a caller mistake into a failure of just this update (see `toFailure`). */
+function rejected(err: unknown): Error {
+  return toFailure(err, 'update');
 }
+
+/** Behaviour changes since the first recorded histories (see `patched`). */
+const PATCH = {
+  /** The signal checks its input's shape like the update validator does. */
+  signalShape: 'append-signal-shape-check',
+  /** `rewind`/`clear` forget the message ids they removed. */
+  forgetIds: 'rewind-clear-forget-ids',
+  /** `configure` checks `plan` deeply and refuses prototype-named keys. */
+  strictSettings: 'configure-strict-settings',
+} as const;
 
 export class ConversationRunner {
   private readonly mutex = new Mutex();
@@ -52,7 +56,33 @@ export class ConversationRunner {
 
   /** Synchronous update validator: rejects bad appends before they reach history. */
   validateAppend(input: AppendInput): void {
+    const problem = appendShapeProblem(input);
+    if (problem) throw new AppendRejected(problem);
     this.state.stage(input);
+  }
+
+  /** Synchronous validator of `rewind`. */
+  validateRewind(input: RewindInput | undefined): void {
+    this.checkExpectedVersion(input);
+  }
+
+  private checkExpectedVersion(input: RewindInput | undefined): void {
+    if (input === undefined || input === null) return;
+    if (typeof input !== 'object' || Array.isArray(input)) throw new AppendRejected('rewind input must be an object');
+    const keys = Object.keys(input).filter((k) => k !== 'expectedVersion');
+    if (keys.length > 0) throw new AppendRejected(`rewind input: unknown key '${keys[0]}'; known: expectedVersion`);
+    const expected = input.expectedVersion;
+    if (expected === undefined) return;
+    if (!(typeof expected === 'number' && Number.isSafeInteger(expected) && expected >= 0)) {
+      throw new AppendRejected(
+        `rewind expectedVersion must be a non-negative integer, got ${JSON.stringify(expected)}`
+      );
+    }
+    if (expected !== this.state.s.version) {
+      throw new VersionMismatch(
+        `rewind expected version ${expected}, but the context is at version ${this.state.s.version}; nothing was removed`
+      );
+    }
   }
 
   /** Synchronous validator of `waitForFold`. */
@@ -78,7 +108,9 @@ export class ConversationRunner {
   /** `append` / `prepare`: store new messages; with `decide`, fold when the trigger is reached. */
   async append(input: AppendInput, decide: boolean): Promise<PrepareResult> {
     this.runUpdates++;
-    return this.mutex.run(async () => {
+    // Whether this call's messages were stored when it failed: a caller's retry (same writer sequence) is then a no-op.
+    const stored: { stored: boolean; version?: number } = { stored: false };
+    const run = this.mutex.run(async () => {
       let staged;
       try {
         staged = this.state.stage(input);
@@ -97,10 +129,11 @@ export class ConversationRunner {
           messages: staged.messages,
         });
         s.fixedTokens = ingested.fixedTokens;
-        this.state.commitAppend(staged, ingested.counts, ingested.clipped, input.clientSeq);
+        this.state.commitAppend(staged, ingested.counts, ingested.clipped, input.clientSeq, input.writer);
+        Object.assign(stored, { stored: true, version: s.version });
         await this.evictAtTurnStart(s.live.length - staged.messages.length);
       } else {
-        this.state.commitAppend(staged, [], [], input.clientSeq);
+        this.state.commitAppend(staged, [], [], input.clientSeq, input.writer);
       }
       const outcome: FoldOutcome = decide
         ? await this.folds.atPrepare()
@@ -119,22 +152,31 @@ export class ConversationRunner {
         ...(folding ? { folding } : {}),
       };
     });
+    return run.catch((err: unknown) => {
+      throw toFailure(err, decide ? 'prepare' : 'append', stored);
+    });
   }
 
   /** `append` signal: as the update, but errors can only be recorded. */
   async appendSignal(input: AppendInput): Promise<void> {
     try {
+      if (patched(PATCH.signalShape)) {
+        const problem = appendShapeProblem(input);
+        if (problem) throw new AppendRejected(problem);
+      }
       await this.append(input, false);
     } catch (err) {
       this.state.s.lastError = { at: Date.now(), message: err instanceof Error ? err.message : String(err) };
     }
   }
 
-  async rewind(): Promise<RewindResult> {
+  async rewind(input?: RewindInput): Promise<RewindResult> {
     this.runUpdates++;
     return this.mutex.run(() => {
       try {
+        this.checkExpectedVersion(input);
         const removed = this.state.rewind();
+        if (patched(PATCH.forgetIds)) this.state.forgetIds(removed);
         this.state.s.calibration = dropAnchor(this.state.s.calibration as Calibration | null);
         return { version: this.state.s.version, removed };
       } catch (err) {
@@ -147,7 +189,12 @@ export class ConversationRunner {
     this.runUpdates++;
     return this.mutex.run(() => {
       try {
+        const before = this.state.raws();
         this.state.clear();
+        if (patched(PATCH.forgetIds)) {
+          const kept = new Set(this.state.raws());
+          this.state.forgetIds(before.filter((raw) => !kept.has(raw)));
+        }
         this.state.s.calibration = dropAnchor(this.state.s.calibration as Calibration | null);
       } catch (err) {
         throw rejected(err);
@@ -162,7 +209,7 @@ export class ConversationRunner {
       const s = this.state.s;
       let next: ConversationSettings;
       try {
-        next = mergeSettings(s.settings, patch);
+        next = mergeSettings(s.settings, patch, patched(PATCH.strictSettings));
       } catch (err) {
         throw rejected(err);
       }

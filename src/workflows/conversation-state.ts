@@ -15,6 +15,7 @@ import type { AppendInput, ContextPatch, ContextSnapshot } from './definitions';
 import { diffContext, type EntryKey } from './patch';
 import type { PendingFold } from './pending-fold';
 import type { ConversationSettings } from './settings';
+import { isRetry, noteApplied, type WriterTable } from './writers';
 
 /** One message of the live context. */
 export interface LiveEntry extends EntryKey {
@@ -33,6 +34,8 @@ export interface CarriedState {
   nextSeq: number;
   version: number;
   lastClientSeq: number;
+  /** Per-writer last applied sequence numbers (appends with a `writer`); absent in runs started before writers. */
+  writers?: WriterTable;
   /** Ids of recently appended messages (bounded), for idempotent retries of appends without a clientSeq. */
   recentIds: string[];
   /** The most recent fold records (bounded); the archive keeps them all. */
@@ -142,7 +145,10 @@ export class ConversationState {
     }
     const before: EntryKey[] = this.s.live.map(({ uid, rev }) => ({ uid, rev }));
     const base = { before, baseVersion: this.s.version, firstSeq: this.s.nextSeq };
-    const retry = input.clientSeq !== undefined && input.clientSeq <= this.s.lastClientSeq;
+    const retry =
+      input.writer !== undefined && input.clientSeq !== undefined
+        ? isRetry(this.s.writers ?? [], input.writer, input.clientSeq)
+        : input.clientSeq !== undefined && input.clientSeq <= this.s.lastClientSeq;
     const seen = new Set(this.s.recentIds);
     const sentIndex: number[] = [];
     const fresh: unknown[] = [];
@@ -192,9 +198,11 @@ export class ConversationState {
     staged: StagedAppend,
     counts: number[],
     replaced: { index: number; raw: unknown; tokens: number }[],
-    clientSeq: number | undefined
+    clientSeq: number | undefined,
+    writer?: string
   ): void {
-    if (clientSeq !== undefined) this.s.lastClientSeq = Math.max(this.s.lastClientSeq, clientSeq);
+    if (writer !== undefined && clientSeq !== undefined) noteApplied((this.s.writers ??= []), writer, clientSeq);
+    else if (clientSeq !== undefined) this.s.lastClientSeq = Math.max(this.s.lastClientSeq, clientSeq);
     if (staged.messages.length === 0) return;
     this.s.format ??= staged.format;
     const byIndex = new Map(replaced.map((r) => [r.index, r]));
@@ -307,6 +315,12 @@ export class ConversationState {
     const removed = this.s.live.splice(start);
     this.s.version++;
     return removed.map((e) => e.raw);
+  }
+
+  /** Forgets the ids of removed messages, so sending such a message again appends it. */
+  forgetIds(removed: readonly unknown[]): void {
+    const gone = new Set(removed.map(messageId).filter((id): id is string => id !== undefined));
+    if (gone.size > 0) this.s.recentIds = this.s.recentIds.filter((id) => !gone.has(id));
   }
 
   /** Drops everything but the instructions (system/developer messages). @returns the number of messages removed. */

@@ -2,7 +2,7 @@
  * `conversationWorkflow`: the durable owner of one conversation. Thin by design: it registers the handlers, waits,
  * and continues-as-new; the handlers live in `ConversationRunner` and the state in `ConversationState`.
  */
-import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import { prepareForSend } from '../core/messages/send';
 import { ConversationState } from './conversation-state';
 import { ConversationRunner } from './conversation-runner';
@@ -19,11 +19,17 @@ import {
   sendableQuery,
   stateQuery,
   waitForFoldUpdate,
+  writerSeqQuery,
+  type AppendInput,
   type ConversationInput,
+  type RewindInput,
   type ConversationStateView,
   type WaitForFoldInput,
 } from './definitions';
+import { failure, FailureType } from './failures';
+import { guarded, guardedValidator } from './guard';
 import { defaultLimits, defaultSettings, mergeLimits, mergeSettings, type SettingsPatch } from './settings';
+import { checkStartInput, conversationIdOf } from './validate-start';
 
 /**
  * Runs one conversation until `close`, continuing-as-new when Temporal suggests it, after a fold once history has
@@ -35,41 +41,83 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   let state: ConversationState;
   let runner: ConversationRunner;
   let startError: string | undefined;
+  const workflowId = workflowInfo().workflowId;
+  // Runs recorded before the start checks existed replay with the old rules.
+  const strict = patched('start-input-checks');
   try {
-    const limits = mergeLimits(defaultLimits, input.limits);
-    state = input.carried
-      ? new ConversationState(input.carried)
-      : ConversationState.create(input.conversationId, mergeSettings(defaultSettings, input.settings));
+    const start = strict ? checkStartInput(input, workflowId) : input;
+    // A continued run keeps working with limits set before the ranges existed (clamped into them).
+    const limits = mergeLimits(defaultLimits, start.limits, strict ? (start.carried ? 'clamp' : 'reject') : 'legacy');
+    state = start.carried
+      ? new ConversationState(start.carried)
+      : ConversationState.create(start.conversationId, mergeSettings(defaultSettings, start.settings, strict));
     runner = new ConversationRunner(state, limits);
   } catch (err) {
     // Handlers are still registered below, so an update that came with this start is rejected with this message
     // (instead of "no registered handler") before the workflow fails.
-    startError = `invalid start input: ${(err as Error).message}`;
-    state = ConversationState.create(input.conversationId, defaultSettings);
+    startError = `invalid start input: ${err instanceof Error ? err.message : String(err)}`;
+    state = ConversationState.create(conversationIdOf(workflowId) ?? workflowId, defaultSettings);
     runner = new ConversationRunner(state, defaultLimits);
   }
-  const validateAppend = (i: Parameters<ConversationRunner['validateAppend']>[0]): void => {
-    if (startError) throw new Error(startError);
-    runner.validateAppend(i);
+  const refuseAfterBadStart = (): void => {
+    if (startError) throw failure(FailureType.invalidStart, startError);
   };
-  setHandler(prepareUpdate, (i) => runner.append(i, true), { validator: validateAppend });
-  setHandler(appendUpdate, (i) => runner.append(i, false), { validator: validateAppend });
-  setHandler(appendSignal, (i) => runner.appendSignal(i));
-  setHandler(rewindUpdate, () => runner.rewind());
-  setHandler(clearUpdate, () => runner.clear());
-  setHandler(configureUpdate, (p) => runner.configure(p), {
-    validator: (p: SettingsPatch) => {
-      if (startError) throw new Error(startError);
-      runner.validateConfigure(p);
-    },
+  const validateAppend = guardedValidator('append', (i: Parameters<ConversationRunner['validateAppend']>[0]) => {
+    refuseAfterBadStart();
+    runner.validateAppend(i);
   });
-  setHandler(closeUpdate, () => runner.close());
-  setHandler(waitForFoldUpdate, (i?: WaitForFoldInput) => runner.waitForFold(i), {
-    validator: (i?: WaitForFoldInput) => {
-      if (startError) throw new Error(startError);
-      runner.validateWaitForFold(i);
-    },
-  });
+  setHandler(
+    prepareUpdate,
+    guarded('prepare', (i) => runner.append(i, true)),
+    { validator: validateAppend }
+  );
+  setHandler(
+    appendUpdate,
+    guarded('append', (i) => runner.append(i, false)),
+    { validator: validateAppend }
+  );
+  setHandler(
+    appendSignal,
+    guarded('append signal', (i: AppendInput) => runner.appendSignal(i))
+  );
+  setHandler(
+    rewindUpdate,
+    guarded('rewind', (i?: RewindInput) => runner.rewind(i)),
+    {
+      validator: guardedValidator('rewind', (i?: RewindInput) => {
+        refuseAfterBadStart();
+        runner.validateRewind(i);
+      }),
+    }
+  );
+  setHandler(
+    clearUpdate,
+    guarded('clear', () => runner.clear())
+  );
+  setHandler(
+    configureUpdate,
+    guarded('configure', (p: SettingsPatch) => runner.configure(p)),
+    {
+      validator: guardedValidator('configure', (p: SettingsPatch) => {
+        refuseAfterBadStart();
+        runner.validateConfigure(p);
+      }),
+    }
+  );
+  setHandler(
+    closeUpdate,
+    guarded('close', () => runner.close())
+  );
+  setHandler(
+    waitForFoldUpdate,
+    guarded('waitForFold', (i?: WaitForFoldInput) => runner.waitForFold(i)),
+    {
+      validator: guardedValidator('waitForFold', (i?: WaitForFoldInput) => {
+        refuseAfterBadStart();
+        runner.validateWaitForFold(i);
+      }),
+    }
+  );
   setHandler(contextQuery, () => state.snapshot(runner.estimate()));
   setHandler(sendableQuery, () => {
     const snapshot = state.snapshot(runner.estimate());
@@ -80,8 +128,9 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   });
   setHandler(stateQuery, () => runner.view());
   setHandler(foldsQuery, () => state.s.folds);
+  setHandler(writerSeqQuery, (writer) => state.s.writers?.find(([w]) => w === writer)?.[1] ?? -1);
 
-  if (startError) throw ApplicationFailure.create({ message: startError, type: 'InvalidStart', nonRetryable: true });
+  if (startError) throw failure(FailureType.invalidStart, startError);
 
   await condition(() => state.s.closed || runner.shouldContinueAsNew());
   // Continuing-as-new with a handler still running would drop its result (temporalio/features#467).

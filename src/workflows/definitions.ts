@@ -43,6 +43,12 @@ export interface AppendInput {
    * already seen is not applied twice. Optional; messages that carry ids are also de-duplicated by id.
    */
   clientSeq?: number;
+  /**
+   * The writer (one per client instance) this `clientSeq` belongs to: with it, `clientSeq` numbers this writer's
+   * appends from 0, a retry reuses its number, and an append that skips ahead is refused with `OutOfOrder`.
+   * Without it, `clientSeq` is one sequence shared by every caller (the older scheme, kept working).
+   */
+  writer?: string;
   /** Usage the provider reported for the last context sent (calibrates the token estimate). */
   reported?: ReportedUsage;
 }
@@ -107,6 +113,12 @@ export interface ConversationStateView {
   lastClientSeq: number;
 }
 
+/** Input of `rewind` (may be omitted: calls recorded before it existed carry none). */
+export interface RewindInput {
+  /** Refuse (`VersionMismatch`) unless the context is at this version, so a stale caller cannot remove a newer round. */
+  expectedVersion?: number;
+}
+
 /** Result of `rewind`: the removed messages. */
 export interface RewindResult {
   version: number;
@@ -132,7 +144,7 @@ export interface WaitForFoldResult {
 
 export const appendUpdate = defineUpdate<PrepareResult, [AppendInput]>('append');
 export const prepareUpdate = defineUpdate<PrepareResult, [AppendInput]>('prepare');
-export const rewindUpdate = defineUpdate<RewindResult, []>('rewind');
+export const rewindUpdate = defineUpdate<RewindResult, [RewindInput]>('rewind');
 export const clearUpdate = defineUpdate<{ version: number }, []>('clear');
 export const configureUpdate = defineUpdate<ConversationSettings, [SettingsPatch]>('configure');
 export const closeUpdate = defineUpdate<{ version: number }, []>('close');
@@ -144,3 +156,5 @@ export const contextQuery = defineQuery<ContextSnapshot>('context');
 export const sendableQuery = defineQuery<ContextSnapshot>('sendable');
 export const stateQuery = defineQuery<ConversationStateView>('state');
 export const foldsQuery = defineQuery<FoldRecord[]>('folds');
+/** A writer's last applied sequence number (-1 when unknown): how a client in doubt learns whether its append landed. */
+export const writerSeqQuery = defineQuery<number, [string]>('writerSeq');

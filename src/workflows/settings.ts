@@ -6,6 +6,9 @@ import { resolveOptions, type CompactionOptions, type KeepPolicy } from '../core
 import type { SummarizerConfig } from '../summarizers/types';
 import { defaultFoldLimits, foldLimitsProblem, type FoldLimits } from './fold-limits';
 import { checkFoldSettings, defaultFoldSettings, foldSettingKeys, type FoldSettings } from './fold-settings';
+import { unknownKeyMessage } from '../core/input/known-keys';
+import { checkPlanSettings } from './validate-plan';
+import { checkLimits } from './validate-limits';
 
 /** Summarizer settings (non-secret). */
 export interface SummarizerSettings {
@@ -113,10 +116,12 @@ const modes: readonly string[] = ['extractive', 'chat', 'responses', 'compact'];
 
 /**
  * Merges a patch over settings after checking every field.
+ * @param strict check `plan` deeply and refuse prototype-named keys (default); `false` only replays what conversations
+ *   recorded before those checks existed.
  * @returns the merged settings (a new object).
  * @throws SettingsError naming the first bad field.
  */
-export function mergeSettings(base: ConversationSettings, patch: unknown): ConversationSettings {
+export function mergeSettings(base: ConversationSettings, patch: unknown, strict = true): ConversationSettings {
   if (patch === undefined || patch === null) return base;
   const p = record(patch, 'settings');
   const known = [
@@ -131,6 +136,10 @@ export function mergeSettings(base: ConversationSettings, patch: unknown): Conve
     'summarizer',
     ...foldSettingKeys,
   ];
+  if (strict) {
+    const unknown = unknownKeyMessage(p, known, 'settings');
+    if (unknown) throw new SettingsError(unknown);
+  }
   for (const key of Object.keys(p)) if (!known.includes(key)) throw new SettingsError(`unknown setting '${key}'`);
   const out: ConversationSettings = { ...base, summarizer: { ...base.summarizer } };
   if (p.model !== undefined) out.model = nonEmptyString(p.model, 'model');
@@ -158,14 +167,26 @@ export function mergeSettings(base: ConversationSettings, patch: unknown): Conve
   }
   if (p.plan !== undefined) {
     const plan = record(p.plan, 'plan');
-    for (const key of ['budget', 'triggerRatio', 'policy']) {
-      if (key in plan) throw new SettingsError(`plan.${key}: set '${key}' at the top level of the settings`);
+    if (strict) {
+      try {
+        out.plan = checkPlanSettings(plan);
+      } catch (err) {
+        throw new SettingsError((err as Error).message);
+      }
+    } else {
+      for (const key of ['budget', 'triggerRatio', 'policy']) {
+        if (key in plan) throw new SettingsError(`plan.${key}: set '${key}' at the top level of the settings`);
+      }
+      out.plan = plan;
     }
-    out.plan = plan;
   }
   if (p.summarizer !== undefined) {
     const s = record(p.summarizer, 'summarizer');
     const sKnown = Object.keys(base.summarizer);
+    if (strict) {
+      const unknown = unknownKeyMessage(s, sKnown, 'summarizer');
+      if (unknown) throw new SettingsError(unknown);
+    }
     for (const key of Object.keys(s))
       if (!sKnown.includes(key)) throw new SettingsError(`unknown setting 'summarizer.${key}'`);
     if (s.mode !== undefined)
@@ -188,19 +209,23 @@ export function mergeSettings(base: ConversationSettings, patch: unknown): Conve
 }
 
 /**
- * Merges partial run limits over the defaults.
+ * Merges partial run limits over the defaults; each limit has a floor and a ceiling (see `LIMIT_RANGES`).
+ * @param outOfRange `reject` (default, a new conversation), `clamp` (a run continued from one started before the
+ *   ranges existed, which must keep running) or `legacy` (replaying such a run's first task).
  * @throws SettingsError naming the first bad field.
  */
-export function mergeLimits(base: RunLimits, patch: unknown): RunLimits {
+export function mergeLimits(
+  base: RunLimits,
+  patch: unknown,
+  outOfRange: 'reject' | 'clamp' | 'legacy' = 'reject'
+): RunLimits {
   if (patch === undefined || patch === null) return base;
-  const p = record(patch, 'limits');
-  const out = { ...base };
-  for (const [key, value] of Object.entries(p)) {
-    if (!(key in base)) throw new SettingsError(`unknown limit '${key}'`);
-    out[key as keyof RunLimits] = integer(value, `limits.${key}`, 1, Number.MAX_SAFE_INTEGER);
+  let out: RunLimits;
+  try {
+    out = { ...base, ...checkLimits(patch, outOfRange, Object.keys(base)) };
+  } catch (err) {
+    throw new SettingsError((err as Error).message);
   }
-  if (out.maxUpdatesPerRun > 1900)
-    throw new SettingsError('limits.maxUpdatesPerRun must stay below the server cap of 2000 (at most 1900)');
   const problem = foldLimitsProblem(out);
   if (problem) throw new SettingsError(problem);
   return out;

@@ -86,8 +86,10 @@ describe('conversationWorkflow on the real dev server', function () {
       const conv = open(id);
       await conv.prepare([user('one')]);
       const handle = env.client.workflow.getHandle(conversationWorkflowId(id));
-      // A retry of clientSeq 0 (already applied by prepare above) changes nothing.
-      const retry = await handle.executeUpdate('append', { args: [{ messages: [user('one')], clientSeq: 0 }] });
+      // A retry of this client's writer sequence 0 (already applied by prepare above) changes nothing.
+      const retry = await handle.executeUpdate('append', {
+        args: [{ messages: [user('one')], writer: conv.writerId, clientSeq: 0 }],
+      });
       assert.equal((retry as { appended: number }).appended, 0);
       assert.equal((await conv.state()).messages, 1);
 

@@ -23,7 +23,26 @@ describe('conversation settings', () => {
   });
 
   const bad: [string, unknown, RegExp][] = [
-    ['an unknown key', { budgett: 1 }, /unknown setting 'budgett'/],
+    ['an unknown key', { budgett: 1 }, /unknown key 'settings.budgett' \(did you mean 'budget'\?\)/],
+    ['a typo inside plan', { plan: { keepTurn: 3 } }, /unknown key 'plan.keepTurn' \(did you mean 'keepTurns'\?\)/],
+    ['plan.pin.roles that is not a list', { plan: { pin: { roles: 5 } } }, /plan\.pin\.roles must be an array/],
+    ['an unknown role in plan.pin', { plan: { pin: { roles: ['boss'] } } }, /plan\.pin\.roles\[0\] must be one of/],
+    [
+      'plan.filter.indices as an object',
+      { plan: { filter: { indices: {} } } },
+      /plan\.filter\.indices must be an array/,
+    ],
+    ['a negative index in plan.filter', { plan: { filter: { indices: [-1] } } }, /plan\.filter\.indices\[0\]/],
+    [
+      'a typo inside plan.pin',
+      { plan: { pin: { tool: ['x'] } } },
+      /unknown key 'plan.pin.tool' \(did you mean 'tools'\?\)/,
+    ],
+    ['a fractional plan count', { plan: { keepTurns: 2.5 } }, /plan\.keepTurns must be an integer/],
+    ['an unknown roundsMode', { plan: { roundsMode: 'drop' } }, /plan\.roundsMode must be 'compress' or 'truncate'/],
+    ['a constructor key', JSON.parse('{"constructor": 1}'), /unknown key 'settings.constructor'/],
+    ['a __proto__ key', JSON.parse('{"__proto__": {"budget": 5}}'), /unknown key 'settings.__proto__'/],
+    ['a toString key in plan', { plan: { toString: 1 } }, /unknown key 'plan.toString'/],
     [
       'a budget over the payload-safe maximum',
       { budget: MAX_BUDGET + 1 },
@@ -32,7 +51,7 @@ describe('conversation settings', () => {
     ['a fractional budget', { budget: 1000.5 }, /budget must be an integer/],
     ['a trigger ratio above 1', { triggerRatio: 1.2 }, /triggerRatio must be a number in \(0, 1\]/],
     ['an unknown policy', { policy: 'newest' }, /policy must be one of/],
-    ['an unknown summarizer key', { summarizer: { apiKey: 'sk-1' } }, /unknown setting 'summarizer.apiKey'/],
+    ['an unknown summarizer key', { summarizer: { apiKey: 'sk-1' } }, /unknown key 'summarizer.apiKey'/],
     ['an empty model', { model: ' ' }, /model must not be empty/],
     ['a plan option out of range', { plan: { tailRatio: 0 } }, /tailRatio/],
     ['budget inside plan', { plan: { budget: 10 } }, /plan\.budget/],
@@ -48,8 +67,31 @@ describe('conversation settings', () => {
 
   it('keeps run limits below the server cap of 2 000 updates', () => {
     assert.equal(mergeLimits(defaultLimits, { maxUpdatesPerRun: 12 }).maxUpdatesPerRun, 12);
-    assert.throws(() => mergeLimits(defaultLimits, { maxUpdatesPerRun: 1950 }), /at most 1900/);
-    assert.throws(() => mergeLimits(defaultLimits, { maxUpdates: 3 }), /unknown limit/);
+    assert.throws(() => mergeLimits(defaultLimits, { maxUpdatesPerRun: 1950 }), /from 10 to 1900, got 1950/);
+    assert.throws(() => mergeLimits(defaultLimits, { maxUpdates: 3 }), /unknown key 'limits.maxUpdates'/);
+  });
+
+  it('gives every limit a floor and a ceiling, clamps them for continued runs, and refuses prototype keys', () => {
+    assert.throws(
+      () => mergeLimits(defaultLimits, { maxHistoryBytes: 1 }),
+      /limits\.maxHistoryBytes must be an integer from 1048576/
+    );
+    assert.throws(
+      () => mergeLimits(defaultLimits, { maxHistoryEvents: 10 ** 9 }),
+      /maxHistoryEvents must be an integer from 500 to 40000/
+    );
+    assert.throws(() => mergeLimits(defaultLimits, { summarizeHeartbeatTimeoutMs: 0 }), /summarizeHeartbeatTimeoutMs/);
+    assert.throws(
+      () => mergeLimits(defaultLimits, { summarizeStartToCloseMs: 'long' }),
+      /summarizeStartToCloseMs must be an integer/
+    );
+    assert.throws(
+      () => mergeLimits(defaultLimits, JSON.parse('{"constructor": 5}')),
+      /unknown key 'limits.constructor'/
+    );
+    assert.throws(() => mergeLimits(defaultLimits, [1]), /limits must be an object/);
+    assert.equal(mergeLimits(defaultLimits, { maxHistoryBytes: 1 }, 'clamp').maxHistoryBytes, 1_048_576);
+    assert.equal(mergeLimits(defaultLimits, { maxHistoryBytes: 1 }, 'legacy').maxHistoryBytes, 1);
   });
 });
 

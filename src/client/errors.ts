@@ -1,0 +1,46 @@
+/**
+ * Errors `ConversationClient` hands to its caller. Each says whether the call's messages were stored, so a caller
+ * knows whether to send them again (a call retried inside the client never stores twice).
+ */
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+
+/** Whether a failed call's messages are in the conversation: `unknown` only when the server stayed unreachable. */
+export type Stored = boolean | 'unknown';
+
+/**
+ * The workflow refused the call (`type` is the documented failure type: InvalidAppend, InvalidSettings, InvalidStart,
+ * OutOfOrder, VersionMismatch, InternalError). A `WorkflowUpdateFailedError`, so code catching that keeps working.
+ */
+export class ConversationUpdateError extends WorkflowUpdateFailedError {
+  override readonly name = 'ConversationUpdateError';
+  constructor(
+    readonly type: string,
+    readonly stored: Stored,
+    cause: Error
+  ) {
+    super(`${type}: ${cause.message}${stored === true ? ' (the messages were stored)' : ''}`, cause);
+  }
+
+  /** @returns the update failure as a ConversationUpdateError (its ApplicationFailure type and `stored` detail). */
+  static from(err: WorkflowUpdateFailedError): ConversationUpdateError {
+    const cause = err.cause;
+    if (cause instanceof ApplicationFailure) {
+      const detail = cause.details?.[0] as { stored?: unknown } | undefined;
+      return new ConversationUpdateError(cause.type ?? 'Error', detail?.stored === true, cause);
+    }
+    return new ConversationUpdateError('Error', false, cause ?? err);
+  }
+}
+
+/** The server or the worker stayed unavailable past the caller's deadline (`retryDeadlineMs`). */
+export class ConversationUnavailableError extends Error {
+  override readonly name = 'ConversationUnavailableError';
+  constructor(
+    message: string,
+    readonly stored: Stored,
+    override readonly cause: unknown
+  ) {
+    super(message);
+  }
+}

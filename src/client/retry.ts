@@ -1,0 +1,57 @@
+/**
+ * Riding out crashes: the answers a Temporal server gives while a worker is down or replaying (unavailable,
+ * deadline exceeded, "workflow task in failed state", an update RPC timeout) are transient, and the call is tried
+ * again with back-off until a deadline. Everything else is the caller's to see.
+ */
+import { WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+
+/** gRPC status codes that mean "try again": DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, ABORTED, UNAVAILABLE. */
+const TRANSIENT_CODES = new Set([4, 8, 10, 14]);
+const TRANSIENT_MESSAGES = /workflow task in failed state|context deadline exceeded|workflow is busy|unavailable/i;
+
+/** @returns true for a server answer worth retrying with the same writer sequence. */
+export function isTransient(err: unknown): boolean {
+  // An update that ran and failed is final, except OutOfOrder (an earlier append of this writer is still on its way).
+  if (err instanceof WorkflowUpdateFailedError) {
+    return err.cause instanceof ApplicationFailure && err.cause.type === 'OutOfOrder';
+  }
+  if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return true;
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'number' && TRANSIENT_CODES.has(code)) return true;
+    if (TRANSIENT_MESSAGES.test(e.message)) return true;
+  }
+  return false;
+}
+
+/** Back-off between attempts. */
+export interface RetryOptions {
+  /** Give up (rethrow the last error) once this much time has passed since the first attempt. */
+  deadlineMs: number;
+  /** @default 100 */
+  initialDelayMs?: number;
+  /** @default 2000 */
+  maxDelayMs?: number;
+}
+
+/**
+ * Calls `fn` until it succeeds, fails with a non-transient error, or the deadline passes.
+ * @returns what `fn` returns.
+ * @throws the last error.
+ */
+export async function retryTransient<T>(fn: () => Promise<T>, options: RetryOptions): Promise<T> {
+  const start = Date.now();
+  let delay = options.initialDelayMs ?? 100;
+  for (;;) {
+    try {
+      return await fn();
+    } catch (err) {
+      const left = options.deadlineMs - (Date.now() - start);
+      if (!isTransient(err) || left <= 0) throw err;
+      // Full jitter keeps many clients of one restarted worker from retrying in step.
+      await new Promise((resolve) => setTimeout(resolve, Math.min(left, delay * (0.5 + Math.random() / 2))));
+      delay = Math.min(options.maxDelayMs ?? 2000, delay * 2);
+    }
+  }
+}

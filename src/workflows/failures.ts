@@ -1,0 +1,32 @@
+/**
+ * The failure types the conversation workflow's handlers reject with (`ApplicationFailure.type`, always
+ * non-retryable). These are the names the README documents; clients in any language switch on them.
+ */
+import { ApplicationFailure } from '@temporalio/workflow';
+
+export const FailureType = {
+  /** An `append`/`prepare` input or one of its messages is malformed; nothing was stored. */
+  invalidAppend: 'InvalidAppend',
+  /** A settings patch or limits object is malformed or out of range; nothing changed. */
+  invalidSettings: 'InvalidSettings',
+  /** The start argument is malformed (the workflow fails before storing anything; the id can be started again). */
+  invalidStart: 'InvalidStart',
+  /** A writer's sequence number skipped ahead: an earlier append of that writer has not arrived yet (retry later). */
+  outOfOrder: 'OutOfOrder',
+  /** `rewind` with an `expectedVersion` that is not the current version; nothing changed. */
+  versionMismatch: 'VersionMismatch',
+  /** The conversation is closed; nothing changed. */
+  closed: 'ConversationClosed',
+  /** A bug: an unexpected error inside a handler. `details[0].stored` says whether the call's messages were stored. */
+  internal: 'InternalError',
+} as const;
+
+export type FailureTypeName = (typeof FailureType)[keyof typeof FailureType];
+
+/** Every documented failure type. */
+export const FAILURE_TYPES: readonly FailureTypeName[] = Object.values(FailureType);
+
+/** @returns a non-retryable ApplicationFailure of a documented type. */
+export function failure(type: FailureTypeName, message: string, details?: unknown[]): ApplicationFailure {
+  return ApplicationFailure.create({ type, message, nonRetryable: true, ...(details ? { details } : {}) });
+}

@@ -1,0 +1,71 @@
+/**
+ * The start argument and the conversation id. The conversation *is* its workflow: the id is derived from the
+ * workflow id (`conversation-<id>`), and a start argument naming another conversation is refused, so no run can
+ * write into another conversation's archive. Ids are checked before anything starts (the client checks them in its
+ * constructor, the workflow again at start).
+ */
+import { unknownKeyMessage } from '../core/input/known-keys';
+import type { CarriedState } from './conversation-state';
+import { workflowIdPrefix } from './definitions';
+import { show } from './validate-plan';
+
+/** Conversation ids: 1–200 characters, ASCII letters, digits and `. _ - : @`, not starting with a dot. */
+export const CONVERSATION_ID_PATTERN = /^[A-Za-z0-9_:@-][A-Za-z0-9._:@-]{0,199}$/;
+
+/** @returns why `id` is not a valid conversation id, or undefined when it is. */
+export function conversationIdProblem(id: unknown): string | undefined {
+  if (typeof id !== 'string') return `the conversation id must be a string, got ${show(id)}`;
+  if (CONVERSATION_ID_PATTERN.test(id)) return undefined;
+  if (id.length === 0) return 'the conversation id must not be empty';
+  if (id.length > 200) return `the conversation id is ${id.length} characters long, at most 200 are allowed`;
+  return `the conversation id ${show(id)} may only hold ASCII letters, digits and . _ - : @ (not starting with '.')`;
+}
+
+/** @returns the conversation id a workflow id names, or undefined when it is not a conversation workflow id. */
+export function conversationIdOf(workflowId: string): string | undefined {
+  return workflowId.startsWith(workflowIdPrefix) ? workflowId.slice(workflowIdPrefix.length) : undefined;
+}
+
+/** A checked start argument. */
+export interface StartInput {
+  conversationId: string;
+  settings?: unknown;
+  limits?: unknown;
+  carried?: CarriedState;
+}
+
+/**
+ * Checks the start argument against the workflow id. `conversationId` may be omitted (it is derived from the
+ * workflow id); when given it must match.
+ * @returns the checked input.
+ * @throws Error naming the problem.
+ */
+export function checkStartInput(input: unknown, workflowId: string): StartInput {
+  const fromWorkflow = conversationIdOf(workflowId);
+  if (fromWorkflow === undefined) {
+    throw new Error(`the workflow id '${workflowId}' must be '${workflowIdPrefix}<conversationId>'`);
+  }
+  const idProblem = conversationIdProblem(fromWorkflow);
+  if (idProblem) throw new Error(idProblem);
+  const arg = input === undefined ? {} : input;
+  if (typeof arg !== 'object' || arg === null || Array.isArray(arg)) {
+    throw new Error(`the start argument must be an object {conversationId?, settings?, limits?}, got ${show(input)}`);
+  }
+  const unknown = unknownKeyMessage(arg, ['conversationId', 'settings', 'limits', 'carried'], 'start');
+  if (unknown) throw new Error(unknown);
+  const a = arg as Record<string, unknown>;
+  if (a.conversationId !== undefined && a.conversationId !== fromWorkflow) {
+    throw new Error(
+      `start conversationId ${show(a.conversationId)} does not match the workflow id '${workflowId}' (conversation '${fromWorkflow}')`
+    );
+  }
+  if (a.carried !== undefined && (typeof a.carried !== 'object' || a.carried === null)) {
+    throw new Error('start carried must be the state a previous run handed over');
+  }
+  return {
+    conversationId: fromWorkflow,
+    ...(a.settings !== undefined ? { settings: a.settings } : {}),
+    ...(a.limits !== undefined ? { limits: a.limits } : {}),
+    ...(a.carried !== undefined ? { carried: a.carried as CarriedState } : {}),
+  };
+}
