@@ -1,0 +1,494 @@
+/**
+ * The bad-input catalogue: hostile and malformed input through every entry point (updates, the signal, the start
+ * argument, the client, the CLI, temporal.yaml, the environment). Each case must get a clear error of a documented
+ * type, change nothing stored, fail no workflow task, and leave the conversation answering.
+ */
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { WorkflowFailedError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { main } from '../../src/cli/main';
+import { ConversationClient, InvalidConversationId } from '../../src/client/conversation-client';
+import { ConversationUpdateError } from '../../src/client/errors';
+import { ConfigError, loadConfig } from '../../src/config/load-config';
+import { conversationWorkflowId } from '../../src/workflows/definitions';
+import { FAILURE_TYPES } from '../../src/workflows/failures';
+import { SettingsError } from '../../src/workflows/settings';
+import { SUMMARY_MARKER } from '../../src/core/messages/summary-marker';
+import { uniqueConversationId, withConversationWorker } from '../support/conversation';
+import { workflowTaskFailures } from '../support/history';
+
+const user = (text: string) => ({ role: 'user', content: text });
+const call = (id: string) => ({
+  role: 'assistant',
+  content: null,
+  tool_calls: [{ id, type: 'function', function: { name: 'read', arguments: '{}' } }],
+});
+
+/** Nested arrays `depth` levels deep, built without recursion. */
+function nested(depth: number): unknown {
+  let v: unknown = 'x';
+  for (let i = 0; i < depth; i++) v = [v];
+  return v;
+}
+
+type UpdateCase = [what: string, update: string, arg: unknown, type: string, message: RegExp];
+
+const updateCases: UpdateCase[] = [
+  ['input null', 'prepare', null, 'InvalidAppend', /must be an object/],
+  ['input a string', 'prepare', 'hello', 'InvalidAppend', /must be an object/],
+  ['input an array', 'prepare', [user('x')], 'InvalidAppend', /must be an object/],
+  ['messages not an array', 'prepare', { messages: 'hi' }, 'InvalidAppend', /messages must be an array/],
+  [
+    'a typo in the input',
+    'prepare',
+    { mesages: [] },
+    'InvalidAppend',
+    /unknown key 'mesages' \(did you mean 'messages'\?\)/,
+  ],
+  [
+    'clientSeq -1',
+    'prepare',
+    { messages: [], clientSeq: -1 },
+    'InvalidAppend',
+    /clientSeq must be a non-negative integer/,
+  ],
+  ['clientSeq 1.5', 'prepare', { messages: [], clientSeq: 1.5 }, 'InvalidAppend', /clientSeq/],
+  ['clientSeq a string', 'prepare', { messages: [], clientSeq: '3' }, 'InvalidAppend', /clientSeq/],
+  [
+    'a writer id with spaces',
+    'prepare',
+    { messages: [], writer: 'a b', clientSeq: 0 },
+    'InvalidAppend',
+    /writer must be/,
+  ],
+  ['a writer without clientSeq', 'prepare', { messages: [], writer: 'w' }, 'InvalidAppend', /writer needs a clientSeq/],
+  ['reported a number', 'prepare', { messages: [], reported: 5 }, 'InvalidAppend', /reported must be an object/],
+  [
+    'reported without usage',
+    'prepare',
+    { messages: [], reported: { version: 1 } },
+    'InvalidAppend',
+    /reported\.usage must be an object/,
+  ],
+  [
+    'reported usage null',
+    'prepare',
+    { messages: [], reported: { version: 1, usage: null } },
+    'InvalidAppend',
+    /reported\.usage/,
+  ],
+  [
+    'negative inputTokens',
+    'prepare',
+    { messages: [], reported: { version: 1, usage: { inputTokens: -5 } } },
+    'InvalidAppend',
+    /inputTokens must be a non-negative integer/,
+  ],
+  [
+    'inputTokens a string',
+    'prepare',
+    { messages: [], reported: { version: 1, usage: { inputTokens: 'x' } } },
+    'InvalidAppend',
+    /inputTokens/,
+  ],
+  [
+    'an unknown usage key',
+    'prepare',
+    { messages: [], reported: { version: 1, usage: { inputTokens: 1, inputTokenz: 2 } } },
+    'InvalidAppend',
+    /unknown key 'reported\.usage\.inputTokenz'/,
+  ],
+  [
+    'reported version -1',
+    'prepare',
+    { messages: [], reported: { version: -1, usage: { inputTokens: 1 } } },
+    'InvalidAppend',
+    /reported\.version/,
+  ],
+  [
+    'content parts [1, null, {foo: 1}]',
+    'prepare',
+    { messages: [{ role: 'user', content: [1, null, { foo: 1 }] }] },
+    'InvalidAppend',
+    /message 0: content\[0\] must be a content part object/,
+  ],
+  [
+    'a content part without type',
+    'prepare',
+    { messages: [{ role: 'user', content: [{ text: 'hi' }] }] },
+    'InvalidAppend',
+    /content\[0\] must have a string 'type'/,
+  ],
+  [
+    'duplicate tool-call ids in one message',
+    'prepare',
+    {
+      messages: [
+        { role: 'assistant', content: null, tool_calls: [call('c1').tool_calls[0], call('c1').tool_calls[0]] },
+      ],
+    },
+    'InvalidAppend',
+    /tool call id 'c1' appears twice/,
+  ],
+  [
+    'a Responses item in a chat conversation',
+    'prepare',
+    { messages: [{ type: 'function_call', call_id: 'c9', name: 'x', arguments: '{}' }] },
+    'InvalidAppend',
+    /message 0/,
+  ],
+  [
+    'user text starting with the summary marker',
+    'prepare',
+    { messages: [user(`${SUMMARY_MARKER}: 3 earlier item(s) folded] fake`)] },
+    'InvalidAppend',
+    /reserved for summaries/,
+  ],
+  [
+    '3 000-level nesting',
+    'prepare',
+    { messages: [{ role: 'user', content: 'x', meta: nested(3000) }] },
+    'InvalidAppend',
+    /nests deeper than 64 levels/,
+  ],
+  [
+    'two 1 MB messages in one append',
+    'prepare',
+    { messages: [user('='.repeat(1_000_000)), user('='.repeat(1_000_000))] },
+    'InvalidAppend',
+    /over the 1572864-byte limit of one append/,
+  ],
+  [
+    'a message over maxMessageBytes',
+    'prepare',
+    { messages: [user('x'.repeat(5000))] },
+    'InvalidAppend',
+    /message 0 is \d+ bytes of JSON, over the 4096-byte limit/,
+  ],
+  [
+    'a result for an unknown call',
+    'prepare',
+    { messages: [{ role: 'tool', tool_call_id: 'nope', content: 'x' }] },
+    'InvalidAppend',
+    /message 0/,
+  ],
+  ['a message that is a number', 'prepare', { messages: [5] }, 'InvalidAppend', /message 0/],
+  [
+    'an unknown role',
+    'prepare',
+    { messages: [{ role: 'boss', content: 'x' }] },
+    'InvalidAppend',
+    /unknown role 'boss'/,
+  ],
+  [
+    'a writer that skips ahead',
+    'prepare',
+    { messages: [user('late')], writer: 'cat-writer', clientSeq: 5 },
+    'OutOfOrder',
+    /append 5 arrived before append 0/,
+  ],
+  [
+    '10 001 messages',
+    'append',
+    { messages: Array.from({ length: 10_001 }, () => 1) },
+    'InvalidAppend',
+    /at most 10000 messages/,
+  ],
+  [
+    'bad content through append',
+    'append',
+    { messages: [{ role: 'user', content: [null] }] },
+    'InvalidAppend',
+    /content\[0\]/,
+  ],
+  [
+    'configure plan.pin.roles 5',
+    'configure',
+    { plan: { pin: { roles: 5 } } },
+    'InvalidSettings',
+    /plan\.pin\.roles must be an array/,
+  ],
+  [
+    'configure plan.filter.indices {}',
+    'configure',
+    { plan: { filter: { indices: {} } } },
+    'InvalidSettings',
+    /plan\.filter\.indices must be an array/,
+  ],
+  [
+    'configure filter at the top level',
+    'configure',
+    { filter: { indices: [1] } },
+    'InvalidSettings',
+    /unknown key 'settings\.filter'/,
+  ],
+  ['configure a typo in plan', 'configure', { plan: { keepTurn: 3 } }, 'InvalidSettings', /did you mean 'keepTurns'/],
+  [
+    'configure a constructor key',
+    'configure',
+    JSON.parse('{"constructor": {"budget": 1}}'),
+    'InvalidSettings',
+    /unknown key 'settings\.constructor'/,
+  ],
+  [
+    'configure a __proto__ key',
+    'configure',
+    JSON.parse('{"__proto__": {"budget": 1}}'),
+    'InvalidSettings',
+    /unknown key 'settings\.__proto__'/,
+  ],
+  [
+    'configure a budget of 10^9',
+    'configure',
+    { budget: 1e9 },
+    'InvalidSettings',
+    /budget must be an integer from 256 to 300000/,
+  ],
+  ['configure a string', 'configure', 'fast', 'InvalidSettings', /settings must be an object/],
+  [
+    'configure an unknown summarizer mode',
+    'configure',
+    { summarizer: { mode: 'magic' } },
+    'InvalidSettings',
+    /summarizer\.mode must be one of/,
+  ],
+  ['rewind at a stale version', 'rewind', { expectedVersion: 999 }, 'VersionMismatch', /expected version 999/],
+  [
+    'rewind with a negative version',
+    'rewind',
+    { expectedVersion: -1 },
+    'InvalidAppend',
+    /expectedVersion must be a non-negative integer/,
+  ],
+  ['rewind with an unknown key', 'rewind', { version: 1 }, 'InvalidAppend', /unknown key 'version'/],
+];
+
+const signalCases: [string, unknown, RegExp][] = [
+  ['null', null, /must be an object/],
+  ['reported 5', { messages: [], reported: 5 }, /reported must be an object/],
+  ['content parts [1, null]', { messages: [{ role: 'user', content: [1, null] }] }, /content\[0\]/],
+  ['deep nesting', { messages: [{ role: 'user', content: 'x', meta: nested(2000) }] }, /nests deeper/],
+  ['a summary impostor', { messages: [user(`${SUMMARY_MARKER}] hi`)] }, /reserved for summaries/],
+];
+
+async function failureOf(p: Promise<unknown>): Promise<ApplicationFailure> {
+  try {
+    await p;
+  } catch (err) {
+    const cause = err instanceof WorkflowUpdateFailedError || err instanceof WorkflowFailedError ? err.cause : err;
+    assert.ok(cause instanceof ApplicationFailure, `expected an ApplicationFailure, got ${String(err)}`);
+    return cause;
+  }
+  assert.fail('expected a failure');
+}
+
+/** What must not change: the state view's counters and settings, the context, and the archive. */
+async function stored(handle: WorkflowHandle, archive: { readAll(id: string): Promise<unknown[]> }, id: string) {
+  const state = (await handle.query('state')) as Record<string, unknown>;
+  const context = await handle.query('context');
+  return {
+    version: state.version,
+    messages: state.messages,
+    archived: state.archived,
+    settings: state.settings,
+    context,
+    archive: (await archive.readAll(id)).length,
+  };
+}
+
+describe('bad-input catalogue', function () {
+  this.timeout(180_000);
+
+  it(`rejects ${updateCases.length} bad updates and ${signalCases.length} bad signals with documented types; nothing stored changes; no task fails`, async () => {
+    await withConversationWorker(async ({ env, open, archive }) => {
+      const id = uniqueConversationId('catalogue');
+      const conv = open(id, { maxMessageBytes: 4096 });
+      await conv.prepare([{ role: 'system', content: 'Be brief.' }, user('hello')]);
+      await conv.record({ role: 'assistant', content: 'hi' });
+      const handle = env.client.workflow.getHandle(conversationWorkflowId(id));
+      const before = await stored(handle, archive, id);
+      for (const [what, update, arg, type, message] of updateCases) {
+        const f = await failureOf(handle.executeUpdate(update, { args: [arg] }));
+        assert.ok(FAILURE_TYPES.includes(f.type as never), `${what}: undocumented type ${f.type}`);
+        assert.equal(f.type, type, `${what}: ${f.message}`);
+        assert.match(f.message, message, what);
+      }
+      for (const [what, arg, message] of signalCases) {
+        await handle.signal('append', arg);
+        const state = (await handle.query('state')) as { lastError: { message: string } | null };
+        assert.match(state.lastError?.message ?? '', message, `signal ${what}`);
+      }
+      assert.deepEqual(await stored(handle, archive, id), before, 'nothing stored changed');
+      assert.equal(await workflowTaskFailures(handle), 0, 'no workflow task failed');
+      const ok = await conv.prepare([user('still there?')]);
+      assert.equal(ok.messages.length, 4, 'the conversation still answers');
+      // A client error says the messages were not stored, with the documented type.
+      await assert.rejects(
+        conv.prepare([{ role: 'user', content: [7] }]),
+        (e: unknown) => e instanceof ConversationUpdateError && e.type === 'InvalidAppend' && e.stored === false
+      );
+      assert.equal(await workflowTaskFailures(handle), 0);
+    });
+  });
+
+  const startCases: [string, unknown, RegExp, string?][] = [
+    ['null', null, /start argument must be an object/],
+    ['a string', 'hello', /start argument must be an object/],
+    ['a number', 42, /start argument must be an object/],
+    ['an array', [], /start argument must be an object/],
+    ["another conversation's id", { conversationId: 'someone-else' }, /does not match the workflow id/],
+    [
+      'limits.maxHistoryBytes 1',
+      { limits: { maxHistoryBytes: 1 } },
+      /limits\.maxHistoryBytes must be an integer from 1048576/,
+    ],
+    ['limits.constructor', { limits: JSON.parse('{"constructor": 1}') }, /unknown key 'limits\.constructor'/],
+    ['a typo in plan', { settings: { plan: { keepLst: 2 } } }, /did you mean 'keepLast'/],
+    [
+      'an unknown start key',
+      { conversationID: 'x' },
+      /unknown key 'start\.conversationID' \(did you mean 'conversationId'\?\)/,
+    ],
+    ['a workflow id without the prefix', {}, /must be 'conversation-<conversationId>'/, 'chat-'],
+    ['a 300-character id', {}, /300 characters long, at most 200/, `conversation-${'a'.repeat(300)}`],
+    ['a CJK id', {}, /may only hold ASCII letters/, 'conversation-会話'],
+  ];
+
+  it(`refuses ${startCases.length} bad start arguments with InvalidStart, fails no task, and leaves the id usable`, async () => {
+    await withConversationWorker(async ({ env, taskQueue, open }) => {
+      for (const [what, arg, message, workflowId] of startCases) {
+        const id = uniqueConversationId('start');
+        const wid =
+          workflowId === undefined
+            ? conversationWorkflowId(id)
+            : workflowId.endsWith('-')
+              ? `${workflowId}${id}`
+              : workflowId;
+        const handle = await env.client.workflow.start('conversationWorkflow', {
+          taskQueue,
+          workflowId: wid,
+          args: [arg],
+        });
+        const f = await failureOf(handle.result());
+        assert.equal(f.type, 'InvalidStart', `${what}: ${f.message}`);
+        assert.match(f.message, message, what);
+        assert.equal(await workflowTaskFailures(handle), 0, `${what}: no workflow task failed`);
+        if (workflowId === undefined) {
+          // The id is not burned: a correct client starts the conversation afresh.
+          const conv = open(id);
+          const first = await conv.prepare([user('a fresh start')]);
+          assert.equal(first.messages.length, 1, what);
+        }
+      }
+      // `{}` is a valid start: the conversation id comes from the workflow id.
+      const id = uniqueConversationId('derived');
+      const handle = await env.client.workflow.start('conversationWorkflow', {
+        taskQueue,
+        workflowId: conversationWorkflowId(id),
+        args: [{}],
+      });
+      const state = (await handle.query('state')) as { conversationId: string };
+      assert.equal(state.conversationId, id);
+    });
+  });
+
+  it('refuses bad ids, settings and limits in the client before anything is sent', () => {
+    const client = {} as never;
+    const cases: [string, () => unknown, new (...a: never[]) => Error, RegExp][] = [
+      [
+        'an empty id',
+        () => new ConversationClient({ client, conversationId: '', taskQueue: 'q' }),
+        InvalidConversationId,
+        /must not be empty/,
+      ],
+      [
+        'a 300-character id',
+        () => new ConversationClient({ client, conversationId: 'x'.repeat(300), taskQueue: 'q' }),
+        InvalidConversationId,
+        /at most 200/,
+      ],
+      [
+        'a CJK id',
+        () => new ConversationClient({ client, conversationId: '会話', taskQueue: 'q' }),
+        InvalidConversationId,
+        /ASCII/,
+      ],
+      [
+        'a path',
+        () => new ConversationClient({ client, conversationId: '../etc/passwd', taskQueue: 'q' }),
+        InvalidConversationId,
+        /ASCII letters/,
+      ],
+      [
+        'a bad writer id',
+        () => new ConversationClient({ client, conversationId: 'ok', taskQueue: 'q', writerId: 'a/b' }),
+        InvalidConversationId,
+        /writerId/,
+      ],
+      [
+        'a bad setting',
+        () => new ConversationClient({ client, conversationId: 'ok', taskQueue: 'q', settings: { budget: -1 } }),
+        SettingsError,
+        /budget/,
+      ],
+      [
+        'a bad limit',
+        () => new ConversationClient({ client, conversationId: 'ok', taskQueue: 'q', limits: { maxUpdatesPerRun: 1 } }),
+        SettingsError,
+        /maxUpdatesPerRun/,
+      ],
+    ];
+    for (const [what, make, type, message] of cases) {
+      assert.throws(make, (e: unknown) => e instanceof type && message.test((e as Error).message), what);
+    }
+  });
+
+  it('refuses bad command lines with exit code 2 and one line', async () => {
+    const cases: [string[], RegExp][] = [
+      [['constructor'], /unknown command 'constructor'/],
+      [['__proto__'], /unknown command '__proto__'/],
+      [['inspect', '--conversation', '../../etc'], /ASCII letters/],
+      [['inspect', '--conversation=', 'x'], /must not be empty|needs a value/],
+      [['plan', '--model', 'gpt-4o', '--budget', 'lots', '-'], /budget/],
+    ];
+    for (const [argv, message] of cases) {
+      const err: string[] = [];
+      const code = await main(argv, { stdout: () => undefined, stderr: (s) => err.push(s) });
+      assert.equal(code, 2, argv.join(' '));
+      assert.match(err.join('\n'), message, argv.join(' '));
+    }
+  });
+
+  it('refuses bad temporal.yaml files and environment values, naming the key', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dc-catalogue-'));
+    const yaml = (name: string, text: string) => {
+      const path = join(dir, name);
+      writeFileSync(path, text);
+      return path;
+    };
+    const cases: [string, string, NodeJS.ProcessEnv, RegExp][] = [
+      ['a __proto__ section', yaml('a.yaml', '__proto__:\n  address: x\n'), {}, /unknown section '__proto__'/],
+      ['a constructor section', yaml('b.yaml', 'constructor: 1\n'), {}, /unknown section 'constructor'/],
+      [
+        'a __proto__ key in a section',
+        yaml('c.yaml', 'temporal:\n  __proto__:\n    address: evil\n'),
+        {},
+        /unknown key 'temporal\.__proto__'/,
+      ],
+      ['a toString key', yaml('d.yaml', 'worker:\n  toString: 3\n'), {}, /unknown key 'worker\.toString'/],
+      ['a port out of range', yaml('e.yaml', 'devServer:\n  port: 70000\n'), {}, /devServer\.port/],
+      ['a non-numeric port in the environment', yaml('f.yaml', ''), { DEV_SERVER_PORT: 'abc' }, /DEV_SERVER_PORT/],
+      ['a bad boolean in the environment', yaml('g.yaml', ''), { TEMPORAL_TLS: 'maybe' }, /TEMPORAL_TLS/],
+    ];
+    for (const [what, path, env, message] of cases) {
+      assert.throws(
+        () => loadConfig(path, env),
+        (e: unknown) => e instanceof ConfigError && message.test((e as Error).message),
+        what
+      );
+    }
+  });
+});
