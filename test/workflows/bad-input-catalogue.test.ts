@@ -287,7 +287,7 @@ async function failureOf(p: Promise<unknown>): Promise<ApplicationFailure> {
 
 /** What must not change: the state view's counters and settings, the context, and the archive. */
 async function stored(handle: WorkflowHandle, archive: { readAll(id: string): Promise<unknown[]> }, id: string) {
-  const state = (await handle.query('state')) as Record<string, unknown>;
+  const state = await handle.query<Record<string, unknown>>('state');
   const context = await handle.query('context');
   return {
     version: state.version,
@@ -318,7 +318,7 @@ describe('bad-input catalogue', function () {
       }
       for (const [what, arg, message] of signalCases) {
         await handle.signal('append', arg);
-        const state = (await handle.query('state')) as { lastError: { message: string } | null };
+        const state = await handle.query<{ lastError: { message: string } | null }>('state');
         assert.match(state.lastError?.message ?? '', message, `signal ${what}`);
       }
       assert.deepEqual(await stored(handle, archive, id), before, 'nothing stored changed');
@@ -390,7 +390,7 @@ describe('bad-input catalogue', function () {
         workflowId: conversationWorkflowId(id),
         args: [{}],
       });
-      const state = (await handle.query('state')) as { conversationId: string };
+      const state = await handle.query<{ conversationId: string }>('state');
       assert.equal(state.conversationId, id);
     });
   });
@@ -442,7 +442,7 @@ describe('bad-input catalogue', function () {
       ],
     ];
     for (const [what, make, type, message] of cases) {
-      assert.throws(make, (e: unknown) => e instanceof type && message.test((e as Error).message), what);
+      assert.throws(make, (e: unknown) => e instanceof type && message.test(e.message), what);
     }
   });
 
