@@ -23,6 +23,7 @@ import { local } from './local-activities';
 import { Mutex } from './mutex';
 import { mergeSettings, type ConversationSettings, type RunLimits, type SettingsPatch } from './settings';
 import { toFailure } from './guard';
+import { keepUnderByteBudget } from './byte-budget';
 import { appendShapeProblem } from './validate-append';
 import { VersionMismatch } from './writers';
 
@@ -39,6 +40,8 @@ const PATCH = {
   forgetIds: 'rewind-clear-forget-ids',
   /** `configure` checks `plan` deeply and refuses prototype-named keys. */
   strictSettings: 'configure-strict-settings',
+  /** Appends keep the live context under its byte budget (`maxContextBytes`). */
+  byteBudget: 'live-context-byte-budget',
 } as const;
 
 export class ConversationRunner {
@@ -132,6 +135,12 @@ export class ConversationRunner {
         this.state.commitAppend(staged, ingested.counts, ingested.clipped, input.clientSeq, input.writer);
         Object.assign(stored, { stored: true, version: s.version });
         await this.evictAtTurnStart(s.live.length - staged.messages.length);
+        if (patched(PATCH.byteBudget)) {
+          await keepUnderByteBudget(this.state, s.live.length - staged.messages.length, async (messages) => {
+            const format = s.format ?? staged.format;
+            return (await local.countTokens({ model: s.settings.model, format, messages })).counts;
+          });
+        }
       } else {
         this.state.commitAppend(staged, [], [], input.clientSeq, input.writer);
       }

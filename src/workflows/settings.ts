@@ -40,6 +40,12 @@ export interface ConversationSettings extends FoldSettings {
   policy: KeepPolicy;
   /** Largest single message accepted, in bytes of JSON. @default 1048576 */
   maxMessageBytes: number;
+  /**
+   * Byte budget of the live context as JSON: past it, the heaviest older messages are lightened (binary parts and
+   * long strings replaced by a note naming the archived original), so state and queries stay under Temporal's 2 MiB
+   * payload limit whatever the messages weigh. Absent in conversations started before it existed. @default 1048576
+   */
+  maxContextBytes?: number;
   /** What to do with a call still unanswered when the context is sent. @default 'synthesize' */
   unanswered: 'error' | 'synthesize';
   /**
@@ -79,6 +85,7 @@ export const defaultSettings: ConversationSettings = {
   triggerRatio: 0.9,
   policy: 'auto',
   maxMessageBytes: 1_048_576,
+  maxContextBytes: 1_048_576,
   unanswered: 'synthesize',
   plan: {},
   evictAtRatio: 0,
@@ -130,6 +137,7 @@ export function mergeSettings(base: ConversationSettings, patch: unknown, strict
     'triggerRatio',
     'policy',
     'maxMessageBytes',
+    'maxContextBytes',
     'unanswered',
     'plan',
     'evictAtRatio',
@@ -150,6 +158,8 @@ export function mergeSettings(base: ConversationSettings, patch: unknown, strict
   if (p.policy !== undefined) out.policy = oneOf(p.policy, 'policy', policies) as KeepPolicy;
   if (p.maxMessageBytes !== undefined)
     out.maxMessageBytes = integer(p.maxMessageBytes, 'maxMessageBytes', 1024, 1_572_864);
+  if (p.maxContextBytes !== undefined)
+    out.maxContextBytes = integer(p.maxContextBytes, 'maxContextBytes', 65_536, 1_572_864);
   if (p.unanswered !== undefined)
     out.unanswered = oneOf(p.unanswered, 'unanswered', ['error', 'synthesize']) as 'error' | 'synthesize';
   if (p.evictAtRatio !== undefined) {

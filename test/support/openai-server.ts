@@ -23,7 +23,7 @@ export type ScriptedReply =
   | { kind: 'incomplete'; text?: string; usage?: ScriptUsage }
   | { kind: 'oversize'; words: number; usage?: ScriptUsage }
   | { kind: 'function_call'; usage?: ScriptUsage }
-  | { kind: 'slow'; ms: number }
+  | { kind: 'slow'; ms: number; text?: string }
   | { kind: 'status'; status: number; message?: string; headers?: Record<string, string> }
   | { kind: 'malformed' }
   | { kind: 'drop' }
@@ -50,6 +50,8 @@ export interface OpenAITestServer {
   script(...replies: ScriptedReply[]): void;
   /** Replies not yet used. */
   remaining(): number;
+  /** Requests still waiting for their (slow) reply. */
+  inFlight(): number;
   close(): Promise<void>;
 }
 
@@ -59,6 +61,8 @@ export interface OpenAITestServerOptions {
   lifetimeMs?: number;
   /** Largest accepted request body, bytes. @default 8 MiB */
   maxBodyBytes?: number;
+  /** The reply when the script is empty (say, a slow model that always answers). @default a 500 error */
+  fallback?: () => ScriptedReply;
 }
 
 const DEFAULT_USAGE: ScriptUsage = { input: 100, output: 20 };
@@ -222,7 +226,7 @@ export async function startOpenAIServer(options: OpenAITestServerOptions = {}): 
       res.end(JSON.stringify({ error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error' } }));
       return;
     }
-    const reply = queue.shift();
+    const reply = queue.shift() ?? options.fallback?.();
     served += 1;
     if (!reply) {
       res.writeHead(500, { 'content-type': 'application/json' });
@@ -247,7 +251,8 @@ export async function startOpenAIServer(options: OpenAITestServerOptions = {}): 
           pending.delete(timer);
           if (!res.writableEnded && !res.destroyed) {
             res.writeHead(200, { 'content-type': 'application/json' });
-            res.end(JSON.stringify(replyJson(path, served, { kind: 'text', text: 'late summary' }, body)));
+            const text = reply.text ?? 'late summary';
+            res.end(JSON.stringify(replyJson(path, served, { kind: 'text', text }, body)));
           }
         }, reply.ms);
         pending.add(timer);
@@ -304,6 +309,7 @@ export async function startOpenAIServer(options: OpenAITestServerOptions = {}): 
     requests,
     script: (...replies) => void queue.push(...replies),
     remaining: () => queue.length,
+    inFlight: () => pending.size,
     close,
   };
 }

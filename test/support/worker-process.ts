@@ -13,7 +13,10 @@ async function main(): Promise<void> {
     connection,
     namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',
     taskQueue: env('TASK_QUEUE'),
-    workflowsPath: require.resolve('../../src/workflows'),
+    // A prebuilt bundle (WORKFLOW_BUNDLE) lets a restarted worker poll within a second instead of bundling again.
+    ...(process.env.WORKFLOW_BUNDLE
+      ? { workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE } }
+      : { workflowsPath: require.resolve('../../src/workflows') }),
     activities: createActivities({ archive, summarize: { heartbeatMs: 500 } }),
     // A short sticky timeout so a killed worker's workflow tasks move to the next worker quickly.
     stickyQueueScheduleToStartTimeout: '2 seconds',

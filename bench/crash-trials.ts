@@ -1,0 +1,34 @@
+/**
+ * Crash trials (`node --require tsx/cjs bench/crash-trials.ts [kills] [concurrent]`): corpus conversations through
+ * the client while the worker is SIGKILLed every 1–6 s, with a slow model summarizer; prints the one-line summary and
+ * writes bench/results/crash-trials.json. See test/support/crash-trials.ts for what is checked.
+ */
+import { writeFileSync } from 'node:fs';
+import { cpus, hostname } from 'node:os';
+import { join } from 'node:path';
+import { runCrashTrials } from '../test/support/crash-trials';
+import { stopSharedTestEnv } from '../test/support/temporal';
+
+async function main(): Promise<void> {
+  const kills = Number(process.argv[2] ?? 100);
+  const concurrent = Number(process.argv[3] ?? 4);
+  const started = new Date();
+  const result = await runCrashTrials({ kills, concurrent, log: (line) => process.stderr.write(`${line}\n`) });
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'} (${hostname()})`;
+  console.log(result.line);
+  if (result.clientErrorSamples.length > 0) console.log('client errors:', result.clientErrorSamples);
+  if (result.mismatches.length > 0) console.log('mismatches:', result.mismatches);
+  writeFileSync(
+    join(__dirname, 'results', 'crash-trials.json'),
+    `${JSON.stringify({ date: started.toISOString(), machine, ...result }, null, 2)}\n`
+  );
+  await stopSharedTestEnv();
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  }
+);

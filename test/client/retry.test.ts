@@ -1,0 +1,43 @@
+import { strict as assert } from 'node:assert';
+import { ServiceError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { isTransient, retryTransient } from '../../src/client/retry';
+
+const grpc = (code: number, message: string) => Object.assign(new Error(message), { code });
+
+describe('client retries of transient server answers', () => {
+  it('tells transient answers from final ones', () => {
+    assert.equal(isTransient(new ServiceError('x', { cause: grpc(14, 'UNAVAILABLE: connection refused') })), true);
+    assert.equal(isTransient(new ServiceError('x', { cause: grpc(4, 'DEADLINE_EXCEEDED') })), true);
+    assert.equal(isTransient(new Error('Workflow Task in failed state.')), true);
+    assert.equal(isTransient(new WorkflowUpdateRPCTimeoutOrCancelledError('timeout')), true);
+    const outOfOrder = ApplicationFailure.create({ type: 'OutOfOrder', message: 'later', nonRetryable: true });
+    assert.equal(isTransient(new WorkflowUpdateFailedError('failed', outOfOrder)), true);
+    const invalid = ApplicationFailure.create({ type: 'InvalidAppend', message: 'unavailable', nonRetryable: true });
+    assert.equal(isTransient(new WorkflowUpdateFailedError('failed', invalid)), false, 'a rejection is final');
+    assert.equal(isTransient(new ServiceError('x', { cause: grpc(3, 'INVALID_ARGUMENT') })), false);
+  });
+
+  it('retries with back-off until it succeeds or the deadline passes', async () => {
+    let calls = 0;
+    const value = await retryTransient(
+      async () => {
+        if (++calls < 3) throw grpc(14, 'unavailable');
+        return 'ok';
+      },
+      { deadlineMs: 5000, initialDelayMs: 1 }
+    );
+    assert.deepEqual([value, calls], ['ok', 3]);
+    const start = Date.now();
+    await assert.rejects(
+      retryTransient(() => Promise.reject(grpc(14, 'unavailable')), { deadlineMs: 200, initialDelayMs: 10 }),
+      /unavailable/
+    );
+    assert.ok(Date.now() - start < 2000);
+    let final = 0;
+    await assert.rejects(
+      retryTransient(() => Promise.reject(new Error(`bad ${++final}`)), { deadlineMs: 5000 }),
+      /bad 1/
+    );
+  });
+});

@@ -1,0 +1,228 @@
+/**
+ * Crash trials: several corpus conversations driven through `ConversationClient` (one writer each) against a worker
+ * process that is SIGKILLed every 1–6 s and restarted, with a slow model summarizer (the local OpenAI-compatible
+ * server answering after 0.5–3 s). Afterwards every conversation is checked: the archive holds everything sent,
+ * exactly once, in order; the live context equals the client's; fold records are strictly increasing and identical
+ * in state and archive; no WorkflowTaskFailed event; no error reached a caller; every conversation answers.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { FileArchive } from '../../src/archive/file-archive';
+import { ConversationClient } from '../../src/client/conversation-client';
+import { corpusConversations } from './corpus';
+import { uniqueConversationId } from './conversation';
+import { workflowTaskFailures } from './history';
+import { startOpenAIServer } from './openai-server';
+import { mulberry32 } from './rng';
+import { sharedTestEnv } from './temporal';
+
+/** What to run. */
+export interface CrashTrialOptions {
+  /** Stop after this many kills. */
+  kills: number;
+  /** Conversations driven at the same time. @default 3 */
+  concurrent?: number;
+  /** @default 1 */
+  seed?: number;
+  /** Context budget of each conversation (small, so folds happen often). @default 6000 */
+  budget?: number;
+  log?: (line: string) => void;
+}
+
+/** The trial's figures (`line` is the one-line summary the README quotes). */
+export interface CrashTrialResult {
+  kills: number;
+  killsDuringFold: number;
+  conversations: number;
+  messages: number;
+  lost: number;
+  duplicated: number;
+  doubleFolds: number;
+  taskFailures: number;
+  clientErrors: number;
+  clientErrorSamples: string[];
+  mismatches: string[];
+  maxBlockedMs: number;
+  line: string;
+}
+
+const root = resolve(__dirname, '..', '..');
+
+function startWorker(env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'test/support/worker-process.ts'], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  return new Promise((ready, reject) => {
+    child.once('exit', (code) => reject(new Error(`worker exited early with ${code}`)));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('worker ready')) ready(child);
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** @returns the trial's figures; throws only when the harness itself fails. */
+export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashTrialResult> {
+  const log = options.log ?? (() => undefined);
+  const random = mulberry32(options.seed ?? 1);
+  const env = await sharedTestEnv();
+  const server = await startOpenAIServer({
+    lifetimeMs: 24 * 3600_000,
+    fallback: () => ({
+      kind: 'slow',
+      ms: 500 + Math.floor(random() * 2500),
+      text: 'Summary: the user works on the task described above; files and ids as listed.',
+    }),
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'dc-trials-'));
+  const bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../src/workflows'), logger: quiet });
+  const bundlePath = join(dir, 'workflows.js');
+  writeFileSync(bundlePath, bundle.code);
+  const taskQueue = `trials-${process.pid}-${Date.now()}`;
+  const workerEnv = {
+    TEMPORAL_ADDRESS: env.address,
+    TASK_QUEUE: taskQueue,
+    ARCHIVE_DIR: join(dir, 'archive'),
+    WORKFLOW_BUNDLE: bundlePath,
+    DC_TRIALS_KEY: 'sk-trials',
+  };
+  let worker = await startWorker(workerEnv);
+  let kills = 0;
+  let killsDuringFold = 0;
+  let stop = false;
+  const killer = (async () => {
+    while (kills < options.kills) {
+      await sleep(1000 + random() * 5000);
+      if (server.inFlight() > 0) killsDuringFold++;
+      worker.kill('SIGKILL');
+      await new Promise((r) => worker.once('exit', r));
+      kills++;
+      log(`kill ${kills}${server.inFlight() > 0 ? ' (during a fold)' : ''}`);
+      worker = await startWorker(workerEnv);
+    }
+    stop = true;
+  })();
+
+  const corpus = corpusConversations();
+  const driven: { id: string; conv: ConversationClient; sent: unknown[]; last: unknown[] | undefined }[] = [];
+  const errors: string[] = [];
+  let maxBlockedMs = 0;
+  const timed = async <T>(p: () => Promise<T>): Promise<T | undefined> => {
+    const start = Date.now();
+    try {
+      return await p();
+    } catch (err) {
+      errors.push(err instanceof Error ? `${err.name}: ${err.message}` : String(err));
+      return undefined;
+    } finally {
+      maxBlockedMs = Math.max(maxBlockedMs, Date.now() - start);
+    }
+  };
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (!stop) {
+      const source = corpus[next++ % corpus.length]!;
+      const id = uniqueConversationId(`trial-${source.name.slice(0, 40)}`);
+      const conv = new ConversationClient({
+        client: env.client,
+        conversationId: id,
+        taskQueue,
+        retryDeadlineMs: 120_000,
+        settings: {
+          budget: options.budget ?? 6000,
+          summarizer: { mode: 'chat', baseURL: server.baseURL, apiKeyEnv: 'DC_TRIALS_KEY', model: 'slow-model' },
+        },
+        limits: { summarizeHeartbeatTimeoutMs: 2000 },
+      });
+      const entry = { id, conv, sent: [] as unknown[], last: undefined as unknown[] | undefined };
+      driven.push(entry);
+      let pending: unknown[] = [];
+      for (const message of source.messages) {
+        if (stop) break;
+        if (message.role === 'assistant') {
+          const prepared = await timed(() => conv.prepare(pending));
+          if (prepared) {
+            entry.sent.push(...pending);
+            entry.last = prepared.messages;
+          }
+          pending = [];
+          if (await timed(() => conv.record(message).then(() => true))) entry.sent.push(message);
+        } else pending.push(message);
+      }
+    }
+  };
+  await Promise.all([...Array.from({ length: options.concurrent ?? 3 }, lane), killer]);
+
+  // Checks, with the last worker still running.
+  const archive = new FileArchive(join(dir, 'archive'));
+  let lost = 0;
+  let duplicated = 0;
+  let doubleFolds = 0;
+  let taskFailures = 0;
+  let messages = 0;
+  const mismatches: string[] = [];
+  for (const { id, conv, sent } of driven) {
+    messages += sent.length;
+    const archived = (await archive.readAll(id)).map((a) => a.message);
+    const counts = new Map<string, number>();
+    for (const m of archived) counts.set(JSON.stringify(m), (counts.get(JSON.stringify(m)) ?? 0) + 1);
+    for (const m of sent) {
+      const key = JSON.stringify(m);
+      const n = counts.get(key) ?? 0;
+      if (n === 0) lost++;
+      else counts.set(key, n - 1);
+    }
+    for (const n of counts.values()) duplicated += n;
+    if (!isDeepStrictEqual(archived, sent)) mismatches.push(`${id}: archive differs from what was sent (order)`);
+    const stateFolds = await conv.folds();
+    const archivedFolds = await archive.folds(id);
+    for (let i = 1; i < archivedFolds.length; i++) {
+      if (archivedFolds[i]!.number <= archivedFolds[i - 1]!.number) doubleFolds++;
+    }
+    for (const f of stateFolds) {
+      const same = archivedFolds.find((a) => a.number === f.number);
+      if (!isDeepStrictEqual(same, f)) mismatches.push(`${id}: fold ${f.number} differs between state and archive`);
+    }
+    const handle = env.client.workflow.getHandle(conv.workflowId);
+    taskFailures += await workflowTaskFailures(handle);
+    const answered = await timed(() => conv.prepare([{ role: 'user', content: 'still there?' }]));
+    if (!answered) mismatches.push(`${id}: did not answer after the trial`);
+    else {
+      // The client's mirror (what prepare returned) is the workflow's live context, prepared the same way.
+      const sendable = await handle.query<{ messages: unknown[] }>('sendable');
+      if (!isDeepStrictEqual(sendable.messages, answered.messages)) {
+        mismatches.push(`${id}: live context and client mirror disagree`);
+      }
+    }
+  }
+  worker.kill('SIGKILL');
+  await server.close();
+  const line =
+    `kills ${kills} (during fold ${killsDuringFold}), conversations ${driven.length}, messages ${messages}, ` +
+    `lost ${lost}, duplicated ${duplicated}, double folds ${doubleFolds}, task failures ${taskFailures}, ` +
+    `client errors ${errors.length}, max blocked ${(maxBlockedMs / 1000).toFixed(1)} s`;
+  return {
+    kills,
+    killsDuringFold,
+    conversations: driven.length,
+    messages,
+    lost,
+    duplicated,
+    doubleFolds,
+    taskFailures,
+    clientErrors: errors.length,
+    clientErrorSamples: errors.slice(0, 5),
+    mismatches,
+    maxBlockedMs,
+    line,
+  };
+}
+
+const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} };
