@@ -21,10 +21,7 @@ describe('client retries of transient server answers', () => {
   it('retries with back-off until it succeeds or the deadline passes', async () => {
     let calls = 0;
     const value = await retryTransient(
-      async () => {
-        if (++calls < 3) throw grpc(14, 'unavailable');
-        return 'ok';
-      },
+      () => (++calls < 3 ? Promise.reject(grpc(14, 'unavailable')) : Promise.resolve('ok')),
       { deadlineMs: 5000, initialDelayMs: 1 }
     );
     assert.deepEqual([value, calls], ['ok', 3]);

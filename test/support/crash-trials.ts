@@ -60,7 +60,7 @@ function startWorker(env: Record<string, string>): Promise<ChildProcess> {
   });
   return new Promise((ready, reject) => {
     child.once('exit', (code) => reject(new Error(`worker exited early with ${code}`)));
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       if (chunk.toString().includes('worker ready')) ready(child);
     });
   });

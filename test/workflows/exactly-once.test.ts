@@ -12,7 +12,8 @@ async function failureType(p: Promise<unknown>): Promise<string | undefined> {
   try {
     await p;
   } catch (err) {
-    if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) return err.cause.type ?? undefined;
+    if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure)
+      return err.cause.type ?? undefined;
     throw err;
   }
   return undefined;
