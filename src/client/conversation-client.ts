@@ -73,6 +73,12 @@ export interface ConversationClientOptions {
   retryDeadlineMs?: number;
   /** This client's writer id (letters, digits, `. _ : @ -`). @default a random UUID per client instance */
   writerId?: string;
+  /**
+   * Workflow task timeout of a conversation this client creates: how long the server waits for a worker that took a
+   * task and died before handing it to another (each SIGKILL of a worker costs up to this much).
+   * @default the server's (10 s)
+   */
+  workflowTaskTimeoutMs?: number;
 }
 
 /** Thrown by the constructor for an invalid conversation id. */
@@ -305,6 +311,7 @@ export class ConversationClient {
             taskQueue,
             args: [{ conversationId, ...(settings ? { settings } : {}), ...(limits ? { limits } : {}) }],
             workflowIdConflictPolicy: 'USE_EXISTING',
+            ...(this.options.workflowTaskTimeoutMs ? { workflowTaskTimeout: this.options.workflowTaskTimeoutMs } : {}),
             // A closed conversation stays closed; only a failed start (bad start input, nothing stored) may be redone.
             workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
           }),

@@ -93,6 +93,9 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
     WORKFLOW_BUNDLE: bundlePath,
     DC_TRIALS_KEY: 'sk-trials',
   };
+  const corpus = corpusConversations();
+  const driven: { id: string; conv: ConversationClient; sent: unknown[]; last: unknown[] | undefined }[] = [];
+  const errors: string[] = [];
   let worker = await startWorker(workerEnv);
   let kills = 0;
   let killsDuringFold = 0;
@@ -104,15 +107,12 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
       worker.kill('SIGKILL');
       await new Promise((r) => worker.once('exit', r));
       kills++;
-      log(`kill ${kills}${server.inFlight() > 0 ? ' (during a fold)' : ''}`);
+      log(`kill ${kills}: ${driven.reduce((n, d) => n + d.sent.length, 0)} messages so far, ${errors.length} errors`);
       worker = await startWorker(workerEnv);
     }
     stop = true;
   })();
 
-  const corpus = corpusConversations();
-  const driven: { id: string; conv: ConversationClient; sent: unknown[]; last: unknown[] | undefined }[] = [];
-  const errors: string[] = [];
   let maxBlockedMs = 0;
   const timed = async <T>(p: () => Promise<T>): Promise<T | undefined> => {
     const start = Date.now();
@@ -135,6 +135,7 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
         conversationId: id,
         taskQueue,
         retryDeadlineMs: 120_000,
+        workflowTaskTimeoutMs: 3000,
         settings: {
           budget: options.budget ?? 6000,
           summarizer: { mode: 'chat', baseURL: server.baseURL, apiKeyEnv: 'DC_TRIALS_KEY', model: 'slow-model' },
