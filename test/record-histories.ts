@@ -35,6 +35,28 @@ async function main(): Promise<void> {
       await basic.close();
       ids.push(basic.workflowId);
 
+      // Writers, hostile input and the byte budget: two writers, a retried and an out-of-order append, a bad signal,
+      // rewind with an expected version, and messages heavy enough to be lightened.
+      const hostile = open(uniqueConversationId('replay-hostile'), { maxContextBytes: 65_536 });
+      const second = open(hostile.workflowId.replace(/^conversation-/, ''));
+      await hostile.prepare([{ role: 'system', content: 'Be brief.' }, user('hello')]);
+      await second.record(assistant('hi from the second writer'));
+      const handle = env.client.workflow.getHandle(hostile.workflowId);
+      await handle.executeUpdate('append', {
+        args: [{ messages: [user('hello')], writer: hostile.writerId, clientSeq: 0 }],
+      });
+      await handle
+        .executeUpdate('append', { args: [{ messages: [user('late')], writer: 'w-raw', clientSeq: 1 }] })
+        .catch(() => undefined);
+      await handle.signal('append', { messages: [{ role: 'user', content: [1, null] }] });
+      for (let i = 0; i < 3; i++) {
+        await hostile.prepare([user(`${i} ${'='.repeat(40_000)}`)]);
+        await hostile.record(assistant(`ok ${i}`));
+      }
+      await hostile.rewind({ expectedVersion: (await hostile.state()).version });
+      await hostile.prepare([user('after the rewind')]);
+      ids.push(hostile.workflowId);
+
       const fold = open(uniqueConversationId('replay-fold'), { budget: 8000 }, { maxUpdatesPerRun: 20 });
       await driveConversation(fold, corpusConversation('tau2-bench-gpt41-airline-task18').messages);
       ids.push(fold.workflowId);

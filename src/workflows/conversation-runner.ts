@@ -114,6 +114,8 @@ export class ConversationRunner {
     // Whether this call's messages were stored when it failed: a caller's retry (same writer sequence) is then a no-op.
     const stored: { stored: boolean; version?: number } = { stored: false };
     const run = this.mutex.run(async () => {
+      // Asked before any await: a patch marker must land at the same point of the task in every replay.
+      const byteBudget = patched(PATCH.byteBudget);
       let staged;
       try {
         staged = this.state.stage(input);
@@ -135,7 +137,7 @@ export class ConversationRunner {
         this.state.commitAppend(staged, ingested.counts, ingested.clipped, input.clientSeq, input.writer);
         Object.assign(stored, { stored: true, version: s.version });
         await this.evictAtTurnStart(s.live.length - staged.messages.length);
-        if (patched(PATCH.byteBudget)) {
+        if (byteBudget) {
           await keepUnderByteBudget(this.state, s.live.length - staged.messages.length, async (messages) => {
             const format = s.format ?? staged.format;
             return (await local.countTokens({ model: s.settings.model, format, messages })).counts;

@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isListening } from '../../src/server/port';
+import { ConversationClient } from '../../src/client/conversation-client';
 
 const root = resolve(__dirname, '..', '..');
 
@@ -127,11 +128,12 @@ describe('the main job: embedded dev server + worker (npm start)', function () {
     const { Connection, Client } = await import('@temporalio/client');
     const connection = await Connection.connect({ address: `127.0.0.1:${port}` });
     const client = new Client({ connection });
-    const handle = await client.workflow.start('conversationWorkflow', {
-      taskQueue: 'durable-compaction',
-      workflowId: `persist-${port}`,
-      args: [{ conversationId: `persist-${port}` }],
-    });
+    // A conversation mid-session: messages appended before the server stops.
+    const conversationId = `persist-${port}`;
+    const before = new ConversationClient({ client, conversationId, taskQueue: 'durable-compaction' });
+    await before.prepare([{ role: 'user', content: 'before the restart' }]);
+    await before.record({ role: 'assistant', content: 'noted' });
+    const handle = client.workflow.getHandle(before.workflowId);
     await connection.close();
     run.child.kill('SIGTERM');
     assert.equal(await exited(run.child), 0, 'a clean exit on SIGTERM');
@@ -139,8 +141,17 @@ describe('the main job: embedded dev server + worker (npm start)', function () {
     const again = await startWorker(env);
     try {
       const c2 = await Connection.connect({ address: `127.0.0.1:${port}` });
-      const described = await new Client({ connection: c2 }).workflow.getHandle(handle.workflowId).describe();
+      const client2 = new Client({ connection: c2 });
+      const described = await client2.workflow.getHandle(handle.workflowId).describe();
       assert.equal(described.status.name, 'RUNNING', 'the workflow survived the restart');
+      // The session resumes: a new client (a restarted agent) continues the same conversation.
+      const after = new ConversationClient({ client: client2, conversationId, taskQueue: 'durable-compaction' });
+      const resumed = await after.prepare([{ role: 'user', content: 'after the restart' }]);
+      assert.deepEqual(resumed.messages, [
+        { role: 'user', content: 'before the restart' },
+        { role: 'assistant', content: 'noted' },
+        { role: 'user', content: 'after the restart' },
+      ]);
       await c2.close();
     } finally {
       again.child.kill('SIGTERM');

@@ -122,7 +122,9 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
       errors.push(err instanceof Error ? `${err.name}: ${err.message}` : String(err));
       return undefined;
     } finally {
-      maxBlockedMs = Math.max(maxBlockedMs, Date.now() - start);
+      const blocked = Date.now() - start;
+      if (blocked > 10_000) log(`a call blocked ${(blocked / 1000).toFixed(1)} s`);
+      maxBlockedMs = Math.max(maxBlockedMs, blocked);
     }
   };
   let next = 0;

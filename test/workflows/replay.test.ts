@@ -7,6 +7,17 @@ import { workflowBundle } from '../support/temporal';
 
 const dir = join(__dirname, '..', 'histories');
 
+/**
+ * The workflow id a history ran under (the workflow checks its start argument against it): `conversation-` + the
+ * start argument's conversationId. A history file does not hold the id itself.
+ */
+function recordedWorkflowId(history: temporal.api.history.v1.IHistory): string | undefined {
+  const payload = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
+  if (!payload?.data) return undefined;
+  const input = JSON.parse(Buffer.from(payload.data).toString('utf8')) as { conversationId?: unknown };
+  return typeof input.conversationId === 'string' ? `conversation-${input.conversationId}` : undefined;
+}
+
 describe('replaying recorded histories (determinism across code changes)', function () {
   this.timeout(120_000);
   const files = readdirSync(dir)
@@ -18,10 +29,10 @@ describe('replaying recorded histories (determinism across code changes)', funct
   });
 
   it('replays every recorded history with the current workflow code', async () => {
-    const histories = files.map((file) => ({
-      workflowId: file,
-      history: temporal.api.history.v1.History.decode(readFileSync(join(dir, file))),
-    }));
+    const histories = files.map((file) => {
+      const history = temporal.api.history.v1.History.decode(readFileSync(join(dir, file)));
+      return { workflowId: recordedWorkflowId(history) ?? file, history };
+    });
     const failures: string[] = [];
     let replayed = 0;
     for await (const result of Worker.runReplayHistories({ workflowBundle: await workflowBundle() }, histories)) {
