@@ -142,7 +142,7 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
           budget: options.budget ?? 6000,
           summarizer: { mode: 'chat', baseURL: server.baseURL, apiKeyEnv: 'DC_TRIALS_KEY', model: 'slow-model' },
         },
-        limits: { summarizeHeartbeatTimeoutMs: 2000 },
+        limits: { summarizeHeartbeatTimeoutMs: 4000, summarizeHeartbeatIntervalMs: 1000 },
       });
       const entry = { id, conv, sent: [] as unknown[], last: undefined as unknown[] | undefined };
       driven.push(entry);
