@@ -11,7 +11,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { FileArchive } from '../../src/archive/file-archive';
+import { SqliteArchive } from '../../src/archive/sqlite-archive';
 import { ConversationClient } from '../../src/client/conversation-client';
 import { corpusConversations } from './corpus';
 import { uniqueConversationId } from './conversation';
@@ -89,7 +89,8 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
   const workerEnv = {
     TEMPORAL_ADDRESS: env.address,
     TASK_QUEUE: taskQueue,
-    ARCHIVE_DIR: join(dir, 'archive'),
+    ARCHIVE_DRIVER: 'sqlite',
+    ARCHIVE_PATH: join(dir, 'archive.sqlite'),
     WORKFLOW_BUNDLE: bundlePath,
     DC_TRIALS_KEY: 'sk-trials',
   };
@@ -164,7 +165,7 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
   await Promise.all([...Array.from({ length: options.concurrent ?? 3 }, lane), killer]);
 
   // Checks, with the last worker still running.
-  const archive = new FileArchive(join(dir, 'archive'));
+  const archive = SqliteArchive.open({ path: join(dir, 'archive.sqlite') });
   let lost = 0;
   let duplicated = 0;
   let doubleFolds = 0;
@@ -173,7 +174,7 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
   const mismatches: string[] = [];
   for (const { id, conv, sent } of driven) {
     messages += sent.length;
-    const archived = (await archive.readAll(id)).map((a) => a.message);
+    const archived = (await archive.readAll(conv.workflowId)).map((a) => a.message);
     const counts = new Map<string, number>();
     for (const m of archived) counts.set(JSON.stringify(m), (counts.get(JSON.stringify(m)) ?? 0) + 1);
     for (const m of sent) {
@@ -185,7 +186,7 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
     for (const n of counts.values()) duplicated += n;
     if (!isDeepStrictEqual(archived, sent)) mismatches.push(`${id}: archive differs from what was sent (order)`);
     const stateFolds = await conv.folds();
-    const archivedFolds = await archive.folds(id);
+    const archivedFolds = await archive.folds(conv.workflowId);
     for (let i = 1; i < archivedFolds.length; i++) {
       if (archivedFolds[i]!.number <= archivedFolds[i - 1]!.number) doubleFolds++;
     }
@@ -206,6 +207,7 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
     }
   }
   worker.kill('SIGKILL');
+  await archive.close();
   await server.close();
   const line =
     `kills ${kills} (during fold ${killsDuringFold}), conversations ${driven.length}, messages ${messages}, ` +

@@ -295,7 +295,7 @@ async function stored(handle: WorkflowHandle, archive: { readAll(id: string): Pr
     archived: state.archived,
     settings: state.settings,
     context,
-    archive: (await archive.readAll(id)).length,
+    archive: (await archive.readAll(conversationWorkflowId(id))).length,
   };
 }
 

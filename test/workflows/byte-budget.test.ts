@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { conversationWorkflowId } from '../../src/workflows/definitions';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';
 import { workflowTaskFailures } from '../support/history';
 import { jsonBytes } from '../../src/workflows/byte-budget';
@@ -35,7 +36,7 @@ describe('the live context stays under its byte budget', function () {
       const context = await conv.context();
       assert.equal(context.messages.length, 100);
       assert.ok(jsonBytes(context.messages) <= MiB + 200_000);
-      const archived = await archive.readAll(id);
+      const archived = await archive.readAll(conversationWorkflowId(id));
       assert.equal(archived.length, 100);
       assert.deepEqual(archived[0]!.message, image(0));
       const state = await conv.state();

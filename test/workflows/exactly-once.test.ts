@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { conversationWorkflowId } from '../../src/workflows/definitions';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { ConversationUpdateError } from '../../src/client/errors';
@@ -35,7 +36,9 @@ describe('exactly-once appends for any number of writers', function () {
         }
       };
       await Promise.all([send(a, 'A'), send(b, 'B')]);
-      const archived = (await archive.readAll(id)).map((m) => (m.message as { content: string }).content);
+      const archived = (await archive.readAll(conversationWorkflowId(id))).map(
+        (m) => (m.message as { content: string }).content
+      );
       assert.equal(archived.length, 24, 'every message once');
       for (const name of ['A', 'B']) {
         assert.deepEqual(
@@ -59,7 +62,7 @@ describe('exactly-once appends for any number of writers', function () {
       });
       const applied = await handle.executeUpdate<{ appended: number }, [unknown]>('append', { args: [late] });
       assert.equal(applied.appended, 1);
-      assert.equal((await archive.readAll(id)).length, 26);
+      assert.equal((await archive.readAll(conversationWorkflowId(id))).length, 26);
       assert.equal(await workflowTaskFailures(handle), 0);
     });
   });
@@ -83,7 +86,11 @@ describe('exactly-once appends for any number of writers', function () {
       // Sending the removed message again appends it (its id was forgotten), so regenerate works.
       const again = await conv.prepare([hello]);
       assert.deepEqual(again.messages, [hello]);
-      assert.equal((await archive.readAll(id)).length, 3, 'the archive keeps the rewound originals and the resend');
+      assert.equal(
+        (await archive.readAll(conversationWorkflowId(id))).length,
+        3,
+        'the archive keeps the rewound originals and the resend'
+      );
     });
   });
 });
