@@ -92,7 +92,9 @@ describe('planning properties (fast-check)', () => {
         const again = planFold({
           transcript: t2,
           tokens: tokens2,
-          options: { ...opts, triggerRatio: Math.max(0.5, opts.triggerRatio ?? 0.9) },
+          // The re-plan's trigger must sit above the 0.5 target: a fold may land exactly on its target, and a trigger
+          // equal to the target fires on equality (seed 910511175 found budget 58 landing on 29 = floor(58 × 0.5)).
+          options: { ...opts, triggerRatio: Math.max(0.55, opts.triggerRatio ?? 0.9) },
         });
         assert.equal(again.fold, false);
       }),
