@@ -16,6 +16,7 @@ import type { ConversationClient } from '../src/client/conversation-client';
 import type { SettingsPatch } from '../src/workflows/settings';
 import { corpusConversation } from '../test/support/corpus';
 import { uniqueConversationId, withConversationWorker } from '../test/support/conversation';
+import { testProfiles } from '../test/support/profiles';
 import { startOpenAIServer } from '../test/support/openai-server';
 import { stopSharedTestEnv } from '../test/support/temporal';
 
@@ -66,7 +67,7 @@ async function main(): Promise<void> {
   const { messages } = corpusConversation(SESSION);
   const server = await startOpenAIServer({ lifetimeMs: 3_600_000 });
   for (let i = 0; i < 100; i++) server.script({ kind: 'slow', ms: SUMMARY_MS });
-  const summarizer = { mode: 'chat' as const, baseURL: server.baseURL, apiKeyEnv: 'DC_BENCH_KEY', model: 'small' };
+  const summarizer = { profile: 'bench-chat' };
   const designs: [string, SettingsPatch][] = [
     ['no folds (budget 300k)', { budget: 300_000, summarizer }],
     ['blocking folds', { budget: BUDGET, summarizer, foldMode: 'blocking' }],
@@ -92,7 +93,12 @@ async function main(): Promise<void> {
         console.log(JSON.stringify(rows[rows.length - 1]));
       }
     },
-    { summarize: { env: { DC_BENCH_KEY: 'sk-bench' } } }
+    {
+      profiles: testProfiles(server.baseURL, {
+        'bench-chat': { mode: 'chat', baseURL: server.baseURL, apiKeyEnv: 'DC_BENCH_KEY', model: 'small' },
+      }),
+      summarize: { env: { DC_BENCH_KEY: 'sk-bench' } },
+    }
   );
   await server.close();
   await stopSharedTestEnv();

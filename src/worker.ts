@@ -7,9 +7,11 @@ import { createActivities } from './activities';
 import { ArchiveConfigError, type ConversationArchive } from './archive/archive';
 import { openArchive } from './archive/open-archive';
 import { connectionOptions } from './config/connection-options';
+import { profilesFromConfig } from './config/profiles';
 import { ConfigError, loadConfig } from './config/load-config';
 import type { Config } from './config/schema';
 import { ensureDevServer, type DevServerHandle } from './server/dev-server';
+import type { SummarizerProfiles } from './summarizers/profiles';
 
 /** Options for {@link runWorker} beyond the configuration file. */
 export interface RunWorkerOptions {
@@ -25,16 +27,22 @@ export interface RunWorkerOptions {
  */
 export async function runWorker(options: RunWorkerOptions = {}): Promise<void> {
   const config = options.config ?? loadConfig();
+  const profiles = profilesFromConfig(config);
   // First, so a wrong database URL stops the worker before anything else starts; also applies schema migrations.
   const archive = await openArchive(config);
   try {
-    await runWithArchive(config, archive, options);
+    await runWithArchive(config, archive, profiles, options);
   } finally {
     await archive.close();
   }
 }
 
-async function runWithArchive(config: Config, archive: ConversationArchive, options: RunWorkerOptions): Promise<void> {
+async function runWithArchive(
+  config: Config,
+  archive: ConversationArchive,
+  profiles: SummarizerProfiles,
+  options: RunWorkerOptions
+): Promise<void> {
   let server: DevServerHandle | undefined;
   if (config.temporal.address === '') {
     server = await ensureDevServer({
@@ -56,7 +64,7 @@ async function runWithArchive(config: Config, archive: ConversationArchive, opti
         namespace: config.temporal.namespace,
         taskQueue: config.temporal.taskQueue,
         workflowsPath: require.resolve('./workflows'),
-        activities: createActivities({ archive }),
+        activities: createActivities({ archive, profiles }),
         maxCachedWorkflows: config.worker.maxCachedWorkflows,
         maxConcurrentWorkflowTaskExecutions: config.worker.maxConcurrentWorkflowTaskExecutions,
         maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivityTaskExecutions,

@@ -14,6 +14,7 @@ import { driveConversation } from './support/drive';
 import { startOpenAIServer } from './support/openai-server';
 import { uniqueConversationId, withConversationWorker } from './support/conversation';
 import { stopSharedTestEnv } from './support/temporal';
+import { TEST_CHAT_PROFILE, testProfiles } from './support/profiles';
 
 const user = (text: string) => ({ role: 'user', content: text });
 const assistant = (text: string) => ({ role: 'assistant', content: text });
@@ -64,7 +65,7 @@ async function main(): Promise<void> {
       server.script({ kind: 'empty' }, { kind: 'empty' });
       const failing = open(uniqueConversationId('replay-backoff'), {
         budget: 2500,
-        summarizer: { mode: 'chat', baseURL: server.baseURL, apiKeyEnv: 'DC_TEST_KEY', model: 'small' },
+        summarizer: { profile: TEST_CHAT_PROFILE },
       });
       for (const m of corpusConversation('tau2-bench-gpt41-retail-task38').messages.slice(0, 20)) {
         const p = await failing.prepare([m]);
@@ -81,7 +82,7 @@ async function main(): Promise<void> {
       const background = open(uniqueConversationId('replay-background'), {
         budget: 4000,
         maxFoldWaitMs: 300,
-        summarizer: { mode: 'chat', baseURL: server.baseURL, apiKeyEnv: 'DC_TEST_KEY', model: 'small' },
+        summarizer: { profile: TEST_CHAT_PROFILE },
       });
       const turn = (i: number) =>
         user(`Request ${i}: ` + `please check order ${1000 + i} and its shipping. `.repeat(24));
@@ -114,7 +115,7 @@ async function main(): Promise<void> {
         }
       }
     },
-    { summarize: { env: { DC_TEST_KEY: 'sk-record' } } }
+    { profiles: testProfiles(server.baseURL), summarize: { env: { DC_TEST_KEY: 'sk-record' } } }
   );
   await server.close();
   await stopSharedTestEnv();

@@ -7,8 +7,8 @@ import { adapterFor } from '../core/messages/adapters';
 import { evictStaleToolResults } from '../core/fold/evict';
 import { normalize } from '../core/messages/normalize';
 import { clipItem } from '../core/plan/clip';
-import type { SummarizerConfig, TextCounter } from '../summarizers/types';
-import { summarizerConfig } from '../workflows/settings';
+import { builtinProfiles, findProfile, type SummarizerProfiles } from '../summarizers/profiles';
+import type { TextCounter } from '../summarizers/types';
 import { countersByModel, type TokenCounter } from '../tokens';
 import { archiveCall, currentArchiveKey } from './archive-key';
 import { createCountTokensActivity } from './count-tokens';
@@ -27,10 +27,13 @@ export interface ActivityDeps {
   archive: ConversationArchive;
   /** Token counter per model. @default one `createTokenCounter({ model })` per model, kept for the process */
   counterFor?: (model: string) => TokenCounter;
-  /** Worker-level summarizer defaults (merged under each conversation's settings). */
-  summarizerDefaults?: SummarizerConfig;
+  /**
+   * The summarizer profiles of the worker's configuration: conversations pick one by name.
+   * @default one extractive (offline) profile named 'default'
+   */
+  profiles?: SummarizerProfiles;
   /** Extra options of the summarize activity (environment for API keys, heartbeat interval, progress hook). */
-  summarize?: Omit<SummarizeActivityDeps, 'defaults' | 'counterFor'>;
+  summarize?: Omit<SummarizeActivityDeps, 'profiles' | 'counterFor'>;
 }
 
 /** Items above this share of the budget are clipped when they arrive (their full text stays in the archive). */
@@ -48,9 +51,10 @@ export function archiveRef(conversationId: string, seq: number): string {
 export function createActivities(deps: ActivityDeps) {
   const counterFor = deps.counterFor ?? countersByModel();
   const countTokens = createCountTokensActivity({ counterFor });
+  const profiles = deps.profiles ?? builtinProfiles();
   const summarize = createSummarizeActivity({
     ...deps.summarize,
-    ...(deps.summarizerDefaults ? { defaults: deps.summarizerDefaults } : {}),
+    profiles,
     counterFor: (model: string): TextCounter => counterFor(model),
   });
 
@@ -121,7 +125,7 @@ export function createActivities(deps: ActivityDeps) {
         budget: input.budget,
         model: input.model,
         foldedTokens: input.foldedTokens,
-        summarizer: summarizerConfig(input.summarizer),
+        summarizer: input.summarizer,
         ...(input.heartbeatMs !== undefined ? { heartbeatMs: input.heartbeatMs } : {}),
       });
       const common = {
@@ -140,6 +144,16 @@ export function createActivities(deps: ActivityDeps) {
         identifiers: { kept: result.retention.kept, total: result.retention.total },
         ...common,
       };
+    },
+
+    /**
+     * Whether this worker has the summarizer profile a caller chose (a local activity: the workflow cannot read the
+     * worker's configuration). Returns instead of throwing, so the answer is never retried.
+     */
+    // eslint-disable-next-line @typescript-eslint/require-await
+    async checkSummarizerProfile(input: { profile: string }): Promise<{ ok: boolean; message: string }> {
+      const found = findProfile(profiles, input.profile);
+      return found.config ? { ok: true, message: '' } : { ok: false, message: found.message };
     },
 
     /** Writes a fold record to the archive (idempotent by its number), for `durable-compaction inspect`. */

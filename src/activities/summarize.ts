@@ -3,26 +3,27 @@
  * call is in flight (so a crashed worker is noticed within the heartbeat timeout), aborts the request when the
  * activity is cancelled, and turns classified errors into `ApplicationFailure`s: retryable (429, 5xx, timeouts,
  * connection errors; honouring `retry-after` through `nextRetryDelay`) or not (400/401/403/404/422, configuration).
- * Its input carries no secret: the API key is named by `apiKeyEnv` / `apiKeyFile` and read inside the summarizer.
+ * Its input carries no secret and no endpoint: it names a summarizer profile of the worker's own configuration, which
+ * says the mode, model, base URL and where the API key is read (inside the summarizer, at call time).
  */
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { TranscriptValidationError } from '../core/messages/validate';
 import { createSummarizer } from '../summarizers';
 import { SummarizerAbortedError, SummarizerCallError } from '../summarizers/classify-error';
-import type {
-  SummarizeProgress,
-  SummarizeRequest,
-  SummarizeResult,
-  SummarizerConfig,
-  TextCounter,
-} from '../summarizers/types';
+import {
+  builtinProfiles,
+  resolveProfile,
+  type SummarizerChoice,
+  type SummarizerProfiles,
+} from '../summarizers/profiles';
+import type { SummarizeProgress, SummarizeRequest, SummarizeResult, TextCounter } from '../summarizers/types';
 import { countersByModel } from '../tokens';
 
-/** Input of the `summarize` activity: the request plus the non-secret summarizer configuration. */
+/** Input of the `summarize` activity: the request plus the caller's choice of profile and harmless tuning. */
 export interface SummarizeInput extends SummarizeRequest {
-  /** Mode, model, base URL, key *name* or *path*, limits. Merged over the worker's defaults. */
-  summarizer?: SummarizerConfig;
+  /** Profile name (absent = the worker's default), output limit, extra instructions. Other fields are ignored. */
+  summarizer?: SummarizerChoice;
   /** Heartbeat interval while the model writes, ms. @default the worker's `heartbeatMs` */
   heartbeatMs?: number;
 }
@@ -41,8 +42,8 @@ export interface SummarizeHeartbeat {
 
 /** Dependencies of {@link createSummarizeActivity}. */
 export interface SummarizeActivityDeps {
-  /** Worker-level summarizer defaults; the input's `summarizer` fields win. @default {} (extractive) */
-  defaults?: SummarizerConfig;
+  /** The summarizer profiles this worker serves. @default one extractive (offline) profile named 'default' */
+  profiles?: SummarizerProfiles;
   /** Token counter per model. @default `createTokenCounter({ model })` from src/tokens */
   counterFor?: (model: string) => TextCounter;
   /** Environment holding `apiKeyEnv`. @default process.env */
@@ -96,10 +97,16 @@ export function createSummarizeActivity(
 ): (input: SummarizeInput) => Promise<SummarizeOutput> {
   const counterFor: (model: string) => TextCounter = deps.counterFor ?? countersByModel();
   const heartbeatMs = deps.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+  const profiles = deps.profiles ?? builtinProfiles();
   return async function summarize(input: SummarizeInput): Promise<SummarizeOutput> {
     const ctx = Context.current();
-    const { summarizer: overrides, heartbeatMs: asked, ...request } = input;
-    const config: SummarizerConfig = { ...deps.defaults, ...overrides };
+    const { summarizer: choice, heartbeatMs: asked, ...request } = input;
+    let config;
+    try {
+      config = resolveProfile(profiles, choice);
+    } catch (e) {
+      throw e instanceof SummarizerCallError ? toApplicationFailure(e) : e;
+    }
     const summarizer = createSummarizer(config, { counterFor, ...(deps.env ? { env: deps.env } : {}) });
     let details: SummarizeHeartbeat | undefined;
     // A local activity (the offline fallback fold) cannot heartbeat: the server does not know it.

@@ -1,11 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import { ConfigError, checkSetting as check } from './config-error';
+import { parseSummarizerProfiles } from './profiles';
 import { schema, type Config, type Setting } from './schema';
 
-/** Bad configuration: the message names the file or variable and the key. */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
+/** Sections that are not a fixed table of keys: parsed by their own module. */
+const mapSections = { summarizerProfiles: parseSummarizerProfiles } as const;
+
+export { ConfigError };
 
 /**
  * Loads `temporal.yaml` (or `$DC_CONFIG`), applies environment overrides, fills defaults and validates.
@@ -28,10 +30,11 @@ export function loadConfig(
   }
   if (!isRecord(file)) throw new ConfigError(`${path}: the top level must be a mapping of sections`);
   const out: Record<string, Record<string, unknown>> = {};
+  const sections = [...Object.keys(schema), ...Object.keys(mapSections)];
   for (const key of Object.keys(file)) {
     // Own keys only: `__proto__` or `constructor` must not pass through the prototype chain.
-    if (!Object.hasOwn(schema, key))
-      throw new ConfigError(`${path}: unknown section '${key}' (known: ${Object.keys(schema).join(', ')})`);
+    if (!Object.hasOwn(schema, key) && !Object.hasOwn(mapSections, key))
+      throw new ConfigError(`${path}: unknown section '${key}' (known: ${sections.join(', ')})`);
   }
   for (const [section, settings] of Object.entries(schema) as [string, Record<string, Setting>][]) {
     const given = file[section] ?? {};
@@ -53,7 +56,10 @@ export function loadConfig(
     }
     out[section] = values;
   }
-  return out as Config;
+  return {
+    ...(out as Omit<Config, keyof typeof mapSections>),
+    summarizerProfiles: parseSummarizerProfiles(file.summarizerProfiles, path),
+  };
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -69,27 +75,4 @@ function coerce(raw: string, s: Setting, where: string): unknown {
     throw new ConfigError(`${where} must be a boolean (true/false), got ${JSON.stringify(raw)}`);
   }
   return check(raw, s, where);
-}
-
-function check(v: unknown, s: Setting, where: string, shown: unknown = v): unknown {
-  const bad = (want: string): never => {
-    throw new ConfigError(`${where} must be ${want}, got ${JSON.stringify(shown)}`);
-  };
-  switch (s.type) {
-    case 'string':
-      return typeof v === 'string' ? v : bad('a string');
-    case 'boolean':
-      return typeof v === 'boolean' ? v : bad('a boolean');
-    case 'enum':
-      return typeof v === 'string' && s.values?.includes(v) ? v : bad(`one of ${s.values?.join(', ')}`);
-    case 'integer':
-    case 'number': {
-      const range = `${s.min !== undefined ? ` ≥ ${s.min}` : ''}${s.max !== undefined ? ` and ≤ ${s.max}` : ''}`;
-      const want = `${s.type === 'integer' ? 'an integer' : 'a number'}${range}`;
-      if (typeof v !== 'number' || !Number.isFinite(v)) return bad(want);
-      if (s.type === 'integer' && !Number.isInteger(v)) return bad(want);
-      if ((s.min !== undefined && v < s.min) || (s.max !== undefined && v > s.max)) return bad(want);
-      return v;
-    }
-  }
 }

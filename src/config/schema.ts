@@ -2,6 +2,7 @@
  * The shape of `temporal.yaml`: every key, its type, its default and the environment variable that overrides it.
  * One table drives loading, validation, defaults and the README's configuration reference, so they cannot drift.
  */
+import type { SummarizerProfileConfig } from './profiles';
 
 /** One leaf setting. */
 export interface Setting {
@@ -174,6 +175,12 @@ export const schema = {
     },
   },
   summarizer: {
+    profile: {
+      type: 'string',
+      default: 'default',
+      env: 'SUMMARIZER_PROFILE',
+      doc: "profile of conversations that name none: 'default' (this section) or one of summarizerProfiles",
+    },
     mode: {
       type: 'enum',
       default: 'extractive',
@@ -196,6 +203,12 @@ export const schema = {
       doc: 'file holding the API key (read by the activity only)',
     },
     timeoutMs: { type: 'integer', default: 120000, min: 1000, doc: 'per-request timeout; Temporal retries' },
+    maxOutputTokens: {
+      type: 'integer',
+      default: 0,
+      min: 0,
+      doc: 'cap on summary output tokens, whatever a conversation asks (0 = no cap)',
+    },
   },
 } as const satisfies Record<string, Record<string, Setting>>;
 
@@ -209,5 +222,7 @@ type ValueOf<S extends Setting> = S['type'] extends 'integer' | 'number'
       ? V
       : string;
 
-/** The loaded configuration: every key present, typed. */
-export type Config = { [Sec in keyof Schema]: { [K in keyof Schema[Sec]]: ValueOf<Schema[Sec][K] & Setting> } };
+/** The loaded configuration: every key present, typed; `summarizerProfiles` is a map (see `profiles.ts`). */
+export type Config = { [Sec in keyof Schema]: { [K in keyof Schema[Sec]]: ValueOf<Schema[Sec][K] & Setting> } } & {
+  summarizerProfiles: Record<string, SummarizerProfileConfig>;
+};

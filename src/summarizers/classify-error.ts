@@ -30,8 +30,9 @@ export class SummarizerAbortedError extends Error {
 /** Configuration that cannot work (missing API key, compact mode on a non-Responses transcript). Never retried. */
 export class SummarizerConfigError extends SummarizerCallError {
   override name = 'SummarizerConfigError';
-  constructor(message: string) {
-    super(message, 'SummarizerConfigError', false);
+  /** @param type the failure type. @default 'SummarizerConfigError' */
+  constructor(message: string, type = 'SummarizerConfigError') {
+    super(message, type, false);
   }
 }
 

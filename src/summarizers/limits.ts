@@ -6,14 +6,16 @@ export const SUMMARY_MAX_OUTPUT_TOKENS = 8192;
 
 /**
  * The output-token limit of a summary call: `config.maxOutputTokens` when positive; a negative value sends none;
- * unset or 0 means `min(floor(budget / 2), 8192)` (S2), and none when that is 0 (a budget of 1).
+ * unset or 0 means `min(floor(budget / 2), 8192)` (S2), and none when that is 0 (a budget of 1). A profile's
+ * `outputTokensCap` bounds whichever applies.
  *
  * @returns the limit, or `undefined` to send none
  */
 export function maxOutputTokens(config: SummarizerConfig, budget: number): number | undefined {
   const configured = config.maxOutputTokens ?? 0;
-  if (configured < 0) return undefined;
-  const n = configured > 0 ? configured : Math.min(Math.floor(budget / 2), SUMMARY_MAX_OUTPUT_TOKENS);
+  const cap = config.outputTokensCap && config.outputTokensCap > 0 ? config.outputTokensCap : Infinity;
+  if (configured < 0) return Number.isFinite(cap) ? cap : undefined;
+  const n = Math.min(configured > 0 ? configured : Math.min(Math.floor(budget / 2), SUMMARY_MAX_OUTPUT_TOKENS), cap);
   return n > 0 ? n : undefined;
 }
 

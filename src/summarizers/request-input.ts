@@ -20,5 +20,6 @@ export function requestInput(
     ...(req.systemPrompt && config.shareSystemPrompt !== false ? { systemPrompt: req.systemPrompt } : {}),
     style: config.headStyle ?? defaultStyle,
     ...(config.render ? { render: config.render } : {}),
+    ...(config.instructions ? { extraInstructions: config.instructions } : {}),
   };
 }

@@ -34,6 +34,7 @@ export interface LedgerConfig {
 
 /**
  * Summarizer configuration: plain JSON, no secrets. The API key is named (`apiKeyEnv`, `apiKeyFile`), never carried.
+ * Only the worker builds one (from a profile of its own configuration): callers pick a profile by name.
  */
 export interface SummarizerConfig {
   /** @default 'extractive' */
@@ -50,6 +51,10 @@ export interface SummarizerConfig {
   timeoutMs?: number;
   /** Max output tokens of a summary call; 0 = the default, negative = send none. @default min(floor(budget / 2), 8192) (S2) */
   maxOutputTokens?: number;
+  /** Upper bound on the output limit, whatever `maxOutputTokens` asks (a profile's cap). @default none */
+  outputTokensCap?: number;
+  /** Extra instructions appended to the summary request (`chat`, `responses`; `extractive` and `compact` ignore them). */
+  instructions?: string;
   /** Field carrying the chat output limit. @default 'max_completion_tokens' for api.openai.com, else 'max_tokens' */
   maxTokensField?: 'max_tokens' | 'max_completion_tokens';
   /** How the head travels. @default 'rendered' for chat, 'verbatim' for responses (S2 NewLocal) */

@@ -8,6 +8,7 @@ import type { MessageFormat } from '../core/messages/types';
 import { PlanOptionsError, resolveOptions, type CompactionOptions } from '../core/plan/options';
 import type { PlanPredicates } from '../core/plan/types';
 import { defaultSettings, mergeSettings, SettingsError, type SummarizerSettings } from './settings';
+import type { LegacySummarizerPolicy } from './summarizer-settings';
 
 /** Failure type of the `ApplicationFailure` thrown for bad compactor options. */
 export const INVALID_COMPACTOR_OPTIONS = 'InvalidCompactorOptions';
@@ -38,7 +39,10 @@ export interface CompactorOptions extends CompactionOptions {
   model?: string;
   /** Wire format of the transcript. @default detected from the messages on each call (pass it to be sure) */
   format?: MessageFormat;
-  /** Summarizer settings, merged over the conversation workflow's defaults. @default extractive (offline) */
+  /**
+   * Summarizer profile (configured on the worker), output limit and extra instructions.
+   * @default the worker's default profile
+   */
   summarizer?: Partial<SummarizerSettings>;
   /** The agent's own system prompt, leading each summary request (S3 cache prefix). @default none */
   systemPrompt?: string;
@@ -70,12 +74,16 @@ export interface ResolvedCompactorOptions {
 
 /**
  * Applies the defaults and checks every option.
+ * @param legacy what the pre-profile summarizer fields get (see `legacy-summarizer.ts`). @default 'reject'
  * @returns the resolved options.
  * @throws ApplicationFailure (non-retryable, type {@link INVALID_COMPACTOR_OPTIONS}) naming the bad option: a bad
  *   planning option, bad summarizer settings, `roundsMode: 'truncate'` (it drops messages without a summary, which
  *   the compactor does not apply), or a non-positive bound. Non-retryable because the same code fails the same way.
  */
-export function resolveCompactorOptions(options: CompactorOptions): ResolvedCompactorOptions {
+export function resolveCompactorOptions(
+  options: CompactorOptions,
+  legacy: LegacySummarizerPolicy = 'reject'
+): ResolvedCompactorOptions {
   try {
     const {
       model,
@@ -93,10 +101,11 @@ export function resolveCompactorOptions(options: CompactorOptions): ResolvedComp
     if (planning.roundsMode === 'truncate') {
       throw new SettingsError("roundsMode 'truncate' is not supported by the compactor (it only folds)");
     }
-    const merged = mergeSettings(defaultSettings, {
-      ...(model !== undefined ? { model } : {}),
-      ...(summarizer !== undefined ? { summarizer } : {}),
-    });
+    const merged = mergeSettings(
+      defaultSettings,
+      { ...(model !== undefined ? { model } : {}), ...(summarizer !== undefined ? { summarizer } : {}) },
+      { legacySummarizer: legacy }
+    );
     if (format !== undefined && !['chat', 'responses', 's0'].includes(format)) {
       throw new SettingsError(`format must be chat, responses or s0, got ${JSON.stringify(format)}`);
     }

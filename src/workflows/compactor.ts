@@ -27,7 +27,7 @@ import { roundsFloorAsRecorded } from './behaviour-patches';
 import { backoffDelays, defaultFoldLimits, summarizeActivityOptions } from './fold-limits';
 import { beginFold, completeFold, summarizeOutcome, type SummaryOutcome } from './fold-step';
 import { Mutex } from './mutex';
-import { summarizerConfig } from './settings';
+import { legacySummarizerPolicy } from './legacy-summarizer';
 
 export type { CompactorOptions } from './compactor-options';
 export type { CompactorState } from './compactor-state';
@@ -85,7 +85,7 @@ export class Compactor {
    *   `InvalidCompactorState` for saved state that is not a compactor's.
    */
   constructor(options: CompactorOptions, saved?: unknown) {
-    this.o = resolveCompactorOptions(options);
+    this.o = resolveCompactorOptions(options, legacySummarizerPolicy());
     this.s = saved === undefined || saved === null ? initialCompactorState() : parseCompactorState(saved);
     const a = this.o.activities;
     const local = proxyLocalActivities({
@@ -210,7 +210,7 @@ export class Compactor {
       budget: this.o.planning.budget,
       model: this.o.model,
       foldedTokens: plan.foldedTokens,
-      summarizer: summarizerConfig(this.o.summarizer),
+      summarizer: this.o.summarizer,
       ...(this.o.systemPrompt !== undefined ? { systemPrompt: this.o.systemPrompt } : {}),
     };
     const outcome = await summarizeOutcome(async () => outcomeOf(await this.summarize(input)));

@@ -11,6 +11,7 @@
  *   are always made this way: it answers in milliseconds.
  * Progress is in `progress()` (the `state` query) and in the workflow's current details (Temporal UI).
  */
+import { offlineSummarizer } from './summarizer-settings';
 import { CancellationScope, condition, patched, proxyActivities, setCurrentDetails } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { HeadRef, SummarizeFoldResult } from '../activities/types';
@@ -96,7 +97,7 @@ export class ConversationFolds {
     const s = this.state.s;
     if (!s.format || s.live.length === 0) return { decision: 'nothing to fold' };
     // The offline summarizer answers in milliseconds, as the fallback does: its folds are applied at once.
-    const inline = foldSettingsOf(s.settings).foldMode === 'blocking' || s.settings.summarizer.mode === 'extractive';
+    const inline = foldSettingsOf(s.settings).foldMode === 'blocking' || offlineSummarizer(s.settings.summarizer);
     if (inline || !patched(BACKGROUND_FOLDS_PATCH)) {
       // A background fold left from before a switch to blocking is applied first (none exists in older histories).
       const ready = s.pendingFold ? await this.applyReady() : null;

@@ -26,6 +26,7 @@ import { toFailure } from './guard';
 import { keepUnderByteBudget } from './byte-budget';
 import { appendShapeProblem } from './validate-append';
 import { VersionMismatch } from './writers';
+import type { LegacySummarizerPolicy } from './summarizer-settings';
 
 /** Turns a caller mistake into a failure of just this update (see `toFailure`). */
 function rejected(err: unknown): Error {
@@ -49,6 +50,8 @@ export class ConversationRunner {
   /** Updates handled in this run (the server caps a run at 2 000). */
   runUpdates = 0;
   private readonly folds: ConversationFolds;
+  /** What `configure` does with the pre-profile summarizer fields (see `legacy-summarizer.ts`). */
+  legacySummarizer: LegacySummarizerPolicy = 'reject';
 
   constructor(
     readonly state: ConversationState,
@@ -105,7 +108,7 @@ export class ConversationRunner {
   /** Synchronous validator of `configure`. */
   validateConfigure(patch: SettingsPatch): void {
     if (this.state.s.closed) throw new Error('the conversation is closed');
-    mergeSettings(this.state.s.settings, patch);
+    mergeSettings(this.state.s.settings, patch, { legacySummarizer: this.legacySummarizer });
   }
 
   /** `append` / `prepare`: store new messages; with `decide`, fold when the trigger is reached. */
@@ -220,7 +223,10 @@ export class ConversationRunner {
       const s = this.state.s;
       let next: ConversationSettings;
       try {
-        next = mergeSettings(s.settings, patch, patched(PATCH.strictSettings));
+        next = mergeSettings(s.settings, patch, {
+          strict: patched(PATCH.strictSettings),
+          legacySummarizer: this.legacySummarizer,
+        });
       } catch (err) {
         throw rejected(err);
       }

@@ -6,6 +6,9 @@ import { allHandlersFinished, condition, continueAsNew, patched, setHandler, wor
 import { prepareForSend } from '../core/messages/send';
 import { ConversationState } from './conversation-state';
 import { ConversationRunner } from './conversation-runner';
+import { legacySummarizerPolicy } from './legacy-summarizer';
+import { ProfileCheck, profileOf } from './profile-check';
+import { storedSummarizerSettings } from './summarizer-settings';
 import {
   appendSignal,
   appendUpdate,
@@ -28,7 +31,15 @@ import {
 } from './definitions';
 import { failure, FailureType } from './failures';
 import { guarded, guardedValidator } from './guard';
-import { defaultLimits, defaultSettings, mergeLimits, mergeSettings, type SettingsPatch } from './settings';
+import type { CarriedState } from './conversation-state';
+import {
+  defaultLimits,
+  defaultSettings,
+  mergeLimits,
+  mergeSettings,
+  type ConversationSettings,
+  type SettingsPatch,
+} from './settings';
 import { checkStartInput, conversationIdOf } from './validate-start';
 
 /**
@@ -44,14 +55,22 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   const workflowId = workflowInfo().workflowId;
   // Runs recorded before the start checks existed replay with the old rules.
   const strict = patched('start-input-checks');
+  const legacySummarizer = legacySummarizerPolicy();
+  // A profile named in the start settings is checked by the first call that uses them; `configure` checks its own.
+  let startProfile = '';
   try {
     const start = strict ? checkStartInput(input, workflowId) : input;
     // A continued run keeps working with limits set before the ranges existed (clamped into them).
     const limits = mergeLimits(defaultLimits, start.limits, strict ? (start.carried ? 'clamp' : 'reject') : 'legacy');
     state = start.carried
-      ? new ConversationState(start.carried)
-      : ConversationState.create(start.conversationId, mergeSettings(defaultSettings, start.settings, strict));
+      ? new ConversationState(withCurrentSummarizerSettings(start.carried))
+      : ConversationState.create(
+          start.conversationId,
+          mergeSettings(defaultSettings, start.settings, { strict, legacySummarizer })
+        );
     runner = new ConversationRunner(state, limits);
+    runner.legacySummarizer = legacySummarizer;
+    if (!start.carried) startProfile = state.s.settings.summarizer.profile;
   } catch (err) {
     // Handlers are still registered below, so an update that came with this start is rejected with this message
     // (instead of "no registered handler") before the workflow fails.
@@ -66,14 +85,19 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
     refuseAfterBadStart();
     runner.validateAppend(i);
   });
+  const profiles = new ProfileCheck();
+  const appendHandler = (decide: boolean) => (i: Parameters<ConversationRunner['append']>[0]) =>
+    profiles.whenKnown(state.s.settings.summarizer.profile === startProfile ? startProfile : '', () =>
+      runner.append(i, decide)
+    );
   setHandler(
     prepareUpdate,
-    guarded('prepare', (i) => runner.append(i, true)),
+    guarded('prepare', appendHandler(true)),
     { validator: validateAppend }
   );
   setHandler(
     appendUpdate,
-    guarded('append', (i) => runner.append(i, false)),
+    guarded('append', appendHandler(false)),
     { validator: validateAppend }
   );
   setHandler(
@@ -96,7 +120,7 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   );
   setHandler(
     configureUpdate,
-    guarded('configure', (p: SettingsPatch) => runner.configure(p)),
+    guarded('configure', (p: SettingsPatch) => profiles.whenKnown(profileOf(p), () => runner.configure(p))),
     {
       validator: guardedValidator('configure', (p: SettingsPatch) => {
         refuseAfterBadStart();
@@ -142,4 +166,11 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
     ...(input.limits ? { limits: input.limits } : {}),
     carried: state.s,
   });
+}
+
+/** Carried state as written by any version: summarizer settings stored before profiles lose their endpoint fields. */
+function withCurrentSummarizerSettings(carried: CarriedState): CarriedState {
+  const settings = carried.settings as ConversationSettings | undefined;
+  if (!settings) return carried;
+  return { ...carried, settings: { ...settings, summarizer: storedSummarizerSettings(settings.summarizer) } };
 }

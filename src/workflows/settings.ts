@@ -3,30 +3,19 @@
  * continue-as-new; secrets never appear here (the summarizer gets the *name* of the variable holding its key).
  */
 import { resolveOptions, type CompactionOptions, type KeepPolicy } from '../core/plan/options';
-import type { SummarizerConfig } from '../summarizers/types';
 import { defaultFoldLimits, foldLimitsProblem, type FoldLimits } from './fold-limits';
 import { checkFoldSettings, defaultFoldSettings, foldSettingKeys, type FoldSettings } from './fold-settings';
 import { unknownKeyMessage } from '../core/input/known-keys';
 import { checkPlanSettings } from './validate-plan';
 import { checkLimits } from './validate-limits';
+import {
+  defaultSummarizerSettings,
+  mergeSummarizerSettings,
+  type LegacySummarizerPolicy,
+  type SummarizerSettings,
+} from './summarizer-settings';
 
-/** Summarizer settings (non-secret). */
-export interface SummarizerSettings {
-  /** @default 'extractive' (offline, no network) */
-  mode: 'extractive' | 'chat' | 'responses' | 'compact';
-  /** @default 'gpt-4o-mini' */
-  model: string;
-  /** @default 'https://api.openai.com/v1' */
-  baseURL: string;
-  /** Name of the environment variable holding the API key. @default 'OPENAI_API_KEY' */
-  apiKeyEnv: string;
-  /** File holding the API key, read inside the activity only. @default '' (none) */
-  apiKeyFile: string;
-  /** @default 120000 */
-  timeoutMs: number;
-  /** Cap on summary output tokens; 0 = min(budget/2, 8192). @default 0 */
-  maxOutputTokens: number;
-}
+export type { SummarizerSettings } from './summarizer-settings';
 
 /** What a conversation is compacted against (and, from `FoldSettings`, how its folds run). */
 export interface ConversationSettings extends FoldSettings {
@@ -90,15 +79,7 @@ export const defaultSettings: ConversationSettings = {
   plan: {},
   evictAtRatio: 0,
   ...defaultFoldSettings,
-  summarizer: {
-    mode: 'extractive',
-    model: 'gpt-4o-mini',
-    baseURL: 'https://api.openai.com/v1',
-    apiKeyEnv: 'OPENAI_API_KEY',
-    apiKeyFile: '',
-    timeoutMs: 120_000,
-    maxOutputTokens: 0,
-  },
+  summarizer: defaultSummarizerSettings,
 };
 
 export const defaultLimits: RunLimits = {
@@ -119,17 +100,30 @@ export function planOptions(settings: ConversationSettings): CompactionOptions {
 }
 
 const policies: readonly string[] = ['auto', 'turns', 'items', 'ratio', 'rounds', 'tokens'];
-const modes: readonly string[] = ['extractive', 'chat', 'responses', 'compact'];
+
+/** Options of {@link mergeSettings}. */
+export interface MergeSettingsOptions {
+  /** What the pre-profile summarizer fields (`baseURL`, `apiKeyEnv`, …) get. @default 'reject' */
+  legacySummarizer?: LegacySummarizerPolicy;
+  /**
+   * Check `plan` deeply and refuse prototype-named keys; `false` only replays what conversations recorded before
+   * those checks existed. @default true
+   */
+  strict?: boolean;
+}
 
 /**
  * Merges a patch over settings after checking every field.
- * @param strict check `plan` deeply and refuse prototype-named keys (default); `false` only replays what conversations
- *   recorded before those checks existed.
  * @returns the merged settings (a new object).
  * @throws SettingsError naming the first bad field.
  */
-export function mergeSettings(base: ConversationSettings, patch: unknown, strict = true): ConversationSettings {
+export function mergeSettings(
+  base: ConversationSettings,
+  patch: unknown,
+  options: MergeSettingsOptions = {}
+): ConversationSettings {
   if (patch === undefined || patch === null) return base;
+  const strict = options.strict ?? true;
   const p = record(patch, 'settings');
   const known = [
     'model',
@@ -191,24 +185,15 @@ export function mergeSettings(base: ConversationSettings, patch: unknown, strict
     }
   }
   if (p.summarizer !== undefined) {
-    const s = record(p.summarizer, 'summarizer');
-    const sKnown = Object.keys(base.summarizer);
-    if (strict) {
-      const unknown = unknownKeyMessage(s, sKnown, 'summarizer');
-      if (unknown) throw new SettingsError(unknown);
+    try {
+      out.summarizer = mergeSummarizerSettings(
+        base.summarizer,
+        record(p.summarizer, 'summarizer'),
+        options.legacySummarizer
+      );
+    } catch (err) {
+      throw err instanceof SettingsError ? err : new SettingsError((err as Error).message);
     }
-    for (const key of Object.keys(s))
-      if (!sKnown.includes(key)) throw new SettingsError(`unknown setting 'summarizer.${key}'`);
-    if (s.mode !== undefined)
-      out.summarizer.mode = oneOf(s.mode, 'summarizer.mode', modes) as SummarizerSettings['mode'];
-    for (const key of ['model', 'baseURL', 'apiKeyEnv'] as const) {
-      if (s[key] !== undefined) out.summarizer[key] = nonEmptyString(s[key], `summarizer.${key}`);
-    }
-    if (s.apiKeyFile !== undefined) out.summarizer.apiKeyFile = string(s.apiKeyFile, 'summarizer.apiKeyFile');
-    if (s.timeoutMs !== undefined)
-      out.summarizer.timeoutMs = integer(s.timeoutMs, 'summarizer.timeoutMs', 1000, 3_600_000);
-    if (s.maxOutputTokens !== undefined)
-      out.summarizer.maxOutputTokens = integer(s.maxOutputTokens, 'summarizer.maxOutputTokens', 0, 1_000_000);
   }
   try {
     resolveOptions(planOptions(out));
@@ -273,21 +258,4 @@ function oneOf(v: unknown, name: string, values: readonly string[]): string {
   if (typeof v !== 'string' || !values.includes(v))
     throw new SettingsError(`${name} must be one of ${values.join(', ')}, got ${JSON.stringify(v)}`);
   return v;
-}
-
-/**
- * The summarize activity's `summarizer` input from the settings, for the conversation workflow's `summarizeFold` and the
- * compactor (an empty file and a zero limit mean "not set").
- * @returns non-secret summarizer configuration.
- */
-export function summarizerConfig(s: SummarizerSettings): SummarizerConfig {
-  return {
-    mode: s.mode,
-    model: s.model,
-    baseURL: s.baseURL,
-    apiKeyEnv: s.apiKeyEnv,
-    ...(s.apiKeyFile !== '' ? { apiKeyFile: s.apiKeyFile } : {}),
-    timeoutMs: s.timeoutMs,
-    ...(s.maxOutputTokens > 0 ? { maxOutputTokens: s.maxOutputTokens } : {}),
-  };
 }

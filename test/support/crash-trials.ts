@@ -17,6 +17,7 @@ import { corpusConversations } from './corpus';
 import { uniqueConversationId } from './conversation';
 import { workflowTaskFailures } from './history';
 import { startOpenAIServer } from './openai-server';
+import { TEST_CHAT_PROFILE } from './profiles';
 import { mulberry32 } from './rng';
 import { sharedTestEnv } from './temporal';
 
@@ -92,7 +93,8 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
     ARCHIVE_DRIVER: 'sqlite',
     ARCHIVE_PATH: join(dir, 'archive.sqlite'),
     WORKFLOW_BUNDLE: bundlePath,
-    DC_TRIALS_KEY: 'sk-trials',
+    SUMMARIZER_BASE_URL: server.baseURL,
+    DC_TEST_KEY: 'sk-trials',
   };
   const corpus = corpusConversations();
   const driven: { id: string; conv: ConversationClient; sent: unknown[]; last: unknown[] | undefined }[] = [];
@@ -141,7 +143,7 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
         workflowTaskTimeoutMs: 3000,
         settings: {
           budget: options.budget ?? 6000,
-          summarizer: { mode: 'chat', baseURL: server.baseURL, apiKeyEnv: 'DC_TRIALS_KEY', model: 'slow-model' },
+          summarizer: { profile: TEST_CHAT_PROFILE },
         },
         limits: { summarizeHeartbeatTimeoutMs: 4000, summarizeHeartbeatIntervalMs: 1000 },
       });

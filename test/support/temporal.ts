@@ -45,7 +45,7 @@ export async function stopSharedTestEnv(): Promise<void> {
 
 /** The project's workflows bundled once per run (bundling takes seconds). */
 export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflowCode({ workflowsPath: require.resolve('../../src/workflows'), logger: quietLogger });
+  bundle ??= bundleWorkflowCode({ workflowsPath: require.resolve('./workflows'), logger: quietLogger });
   return bundle;
 }
 

@@ -1,8 +1,10 @@
-// A worker in its own process, for crash tests: polls TASK_QUEUE on TEMPORAL_ADDRESS with the real activities and the
-// archive ARCHIVE_DRIVER names (sqlite at ARCHIVE_PATH, or postgres at DATABASE_URL), until it is killed.
+// A worker in its own process, for crash tests: polls TASK_QUEUE on TEMPORAL_ADDRESS with the real activities, the
+// archive ARCHIVE_DRIVER names (sqlite at ARCHIVE_PATH, or postgres at DATABASE_URL) and the test profiles (test-chat
+// on SUMMARIZER_BASE_URL), until it is killed.
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from '../../src/activities';
 import { openArchiveFromEnv, requiredEnv } from './archive-from-env';
+import { testProfiles } from './profiles';
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -17,7 +19,11 @@ async function main(): Promise<void> {
     ...(process.env.WORKFLOW_BUNDLE
       ? { workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE } }
       : { workflowsPath: require.resolve('../../src/workflows') }),
-    activities: createActivities({ archive, summarize: { heartbeatMs: 500 } }),
+    activities: createActivities({
+      archive,
+      profiles: testProfiles(process.env.SUMMARIZER_BASE_URL ?? 'http://127.0.0.1:9/v1'),
+      summarize: { heartbeatMs: 500 },
+    }),
     // A short sticky timeout so a killed worker's workflow tasks move to the next worker quickly.
     stickyQueueScheduleToStartTimeout: '2 seconds',
     maxHeartbeatThrottleInterval: '500 ms',

@@ -10,6 +10,7 @@ import { conversationWorkflowId } from '../../src/workflows/definitions';
 import { corpusConversation } from '../support/corpus';
 import { assertFoldedOnce, killWorker, startWorker, waitFor } from '../support/crash';
 import { startOpenAIServer, type OpenAITestServer } from '../support/openai-server';
+import { TEST_CHAT_PROFILE, testProfiles } from '../support/profiles';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';
 import { sharedTestEnv } from '../support/temporal';
 
@@ -25,8 +26,11 @@ const summaryText = (m: unknown): string | null => {
   const c = (m as { content?: unknown }).content;
   return typeof c === 'string' && isMarkedSummary(c) ? c : null;
 };
-const chat = (baseURL: string) => ({ mode: 'chat' as const, baseURL, apiKeyEnv: 'DC_TEST_KEY', model: 'small' });
-const keyEnv = { summarize: { env: { DC_TEST_KEY: 'sk-background' } } };
+const chat = (_baseURL: string) => ({ profile: TEST_CHAT_PROFILE });
+const keyEnv = (baseURL: string) => ({
+  profiles: testProfiles(baseURL),
+  summarize: { env: { DC_TEST_KEY: 'sk-background' } },
+});
 
 /** Feeds user/assistant turns until `until` holds for a `prepare` result. @returns that result and the next turn. */
 async function turnsUntil(
@@ -113,7 +117,7 @@ describe('background folds on the real dev server', function () {
         (await archive.readAll(conversationWorkflowId(id))).map((a) => a.message),
         messages
       );
-    }, keyEnv);
+    }, keyEnv(server.baseURL));
   });
 
   it('applies the offline fallback within maxFoldWaitMs when the provider hangs', async () => {
@@ -143,7 +147,7 @@ describe('background folds on the real dev server', function () {
       const state = await conv.state();
       assert.equal(state.folding?.phase, 'replacing', 'the model summary may still replace the fallback');
       assert.equal(server.requests.length, 1);
-    }, keyEnv);
+    }, keyEnv(server.baseURL));
   });
 
   it('replaces the fallback summary with the model summary when it arrives, and shows progress meanwhile', async () => {
@@ -195,7 +199,7 @@ describe('background folds on the real dev server', function () {
         10_000
       );
       assert.ok(events.some((e) => e.folding?.phase === 'summarizing' && e.activity && e.activity.attempt >= 1));
-    }, keyEnv);
+    }, keyEnv(server.baseURL));
   });
 
   it('stops at once on a non-retryable error, escalates the back-off on the same prefix, and falls back at the hard limit', async () => {
@@ -229,7 +233,7 @@ describe('background folds on the real dev server', function () {
       assert.equal(prepared.fold?.ok, true, prepared.decision);
       assert.match(prepared.decision, /offline fallback/);
       assert.equal(server.requests.length, 2, 'no third model call while backing off');
-    }, keyEnv);
+    }, keyEnv(server.baseURL));
   });
 
   it('discards a background fold whose prefix was cleared meanwhile', async () => {
@@ -244,7 +248,7 @@ describe('background folds on the real dev server', function () {
       const last = (await conv.folds()).at(-1)!;
       assert.equal(last.error?.kind, 'discarded');
       assert.deepEqual((await conv.context()).messages, [system, user(next)]);
-    }, keyEnv);
+    }, keyEnv(server.baseURL));
   });
 
   it('keeps the blocking design as an option: the prepare at the trigger waits for the summary', async () => {
@@ -260,7 +264,7 @@ describe('background folds on the real dev server', function () {
       assert.equal(prepared.fold?.ok, true, prepared.decision);
       assert.equal(prepared.folding, undefined);
       assert.ok(prepared.tokens < 0.9 * 4000);
-    }, keyEnv);
+    }, keyEnv(server.baseURL));
   });
 
   it('a worker killed with SIGKILL during a background fold: the fold completes exactly once', async () => {
@@ -272,6 +276,7 @@ describe('background folds on the real dev server', function () {
       ARCHIVE_DRIVER: 'sqlite',
       ARCHIVE_PATH: archivePath,
       DC_TEST_KEY: 'sk-crash',
+      SUMMARIZER_BASE_URL: server.baseURL,
     };
     // The first summary request hangs (the worker dies under it); the retry on the new worker answers.
     server.script({ kind: 'slow', ms: 200_000 }, { kind: 'text', text: 'Summary: orders checked; ids kept.' });

@@ -8,7 +8,9 @@ import type { AgentLoopInput, AgentLoopResult, AgentStep } from '../../src/workf
 import { foldedMemory, PrefixMatcher, viewOf } from '../../src/workflows/compactor-memory';
 import { initialCompactorState, parseCompactorState } from '../../src/workflows/compactor-state';
 import { prefixHash } from '../../src/core/hash';
+import type { SummarizerProfiles } from '../../src/summarizers/profiles';
 import { startOpenAIServer, type OpenAITestServer } from '../support/openai-server';
+import { TEST_CHAT_PROFILE, testProfiles } from '../support/profiles';
 import { workflowBundle, withWorker } from '../support/temporal';
 
 const counter = createTokenCounter({ model: 'gpt-4o' });
@@ -33,9 +35,9 @@ const isSummary = (m: unknown): boolean => {
  * The two activities the compactor calls, built without any archive, wrapped to count their calls and the messages
  * counted.
  */
-function countingActivities(env: Record<string, string> = {}) {
+function countingActivities(env: Record<string, string> = {}, profiles?: SummarizerProfiles) {
   const countTokens = createCountTokensActivity();
-  const summarize = createSummarizeActivity({ env });
+  const summarize = createSummarizeActivity({ env, ...(profiles ? { profiles } : {}) });
   const calls = { countTokens: 0, counted: 0, summarize: 0 };
   return {
     calls,
@@ -60,9 +62,10 @@ let ids = 0;
  */
 async function runLoop(
   input: AgentLoopInput,
-  env: Record<string, string> = {}
+  env: Record<string, string> = {},
+  profiles?: SummarizerProfiles
 ): Promise<{ result: AgentLoopResult; calls: ReturnType<typeof countingActivities>['calls'] }> {
-  const { calls, activities } = countingActivities(env);
+  const { calls, activities } = countingActivities(env, profiles);
   const result = await withWorker({ activities }, async ({ env: testEnv, taskQueue }) => {
     const handle = await testEnv.client.workflow.start('compactingAgentWorkflow', {
       taskQueue,
@@ -181,11 +184,11 @@ describe('the embeddable compactor', function () {
     afterEach(async () => {
       await server.close();
     });
-    const options = (baseURL: string) => ({
+    const options = {
       budget: 2000,
       format: 'chat' as const,
-      summarizer: { mode: 'chat' as const, baseURL, apiKeyEnv: 'DC_TEST_KEY', model: 'small' },
-    });
+      summarizer: { profile: TEST_CHAT_PROFILE },
+    };
     const env = { DC_TEST_KEY: 'sk-test-secret' };
 
     it('sends the context unfolded after an unusable summary, and backs off the same prefix', async () => {
@@ -195,7 +198,7 @@ describe('the embeddable compactor', function () {
         ...turns(1, 7),
         { append: [{ role: 'user', content: 'ok' }] },
       ];
-      const { result, calls } = await runLoop({ steps, compactor: options(server.baseURL) }, env);
+      const { result, calls } = await runLoop({ steps, compactor: options }, env, testProfiles(server.baseURL));
       const failed = result.log.find((t) => t.report.fold)!;
       assert.equal(failed.report.fold!.ok, false);
       assert.equal(failed.report.fold!.error?.kind, 'no_text');
@@ -218,7 +221,7 @@ describe('the embeddable compactor', function () {
         ...turns(1, 7),
         { append: [{ role: 'user', content: 'ok' }] },
       ];
-      const { result, calls } = await runLoop({ steps, compactor: options(server.baseURL) }, env);
+      const { result, calls } = await runLoop({ steps, compactor: options }, env, testProfiles(server.baseURL));
       const failed = result.log.find((t) => t.report.fold)!;
       assert.equal(failed.report.fold!.error?.kind, 'provider');
       assert.equal(failed.report.sent, failed.report.messages);

@@ -7,6 +7,7 @@ import { driveConversation } from '../support/drive';
 import { startOpenAIServer, type OpenAITestServer } from '../support/openai-server';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';
 import { conversationWorkflowId } from '../../src/workflows/definitions';
+import { TEST_CHAT_PROFILE, testProfiles } from '../support/profiles';
 
 const counter = createTokenCounter({ model: 'gpt-4o' });
 const contextTokens = (messages: unknown[]): number =>
@@ -91,7 +92,7 @@ describe('folding in the conversation workflow', function () {
         async ({ open }) => {
           const conv = open(uniqueConversationId('fold-backoff'), {
             budget,
-            summarizer: { mode: 'chat', baseURL: server.baseURL, apiKeyEnv: 'DC_TEST_KEY', model: 'small' },
+            summarizer: { profile: TEST_CHAT_PROFILE },
           });
           server.script({ kind: 'empty' }, { kind: 'empty' });
           let failedAt = -1;
@@ -129,7 +130,7 @@ describe('folding in the conversation workflow', function () {
           assert.equal(body.tools, undefined, 'no tools in a summary request');
           assert.equal(JSON.stringify(body).includes('sk-test-secret'), false);
         },
-        { summarize: { env: { DC_TEST_KEY: 'sk-test-secret' } } }
+        { profiles: testProfiles(server.baseURL), summarize: { env: { DC_TEST_KEY: 'sk-test-secret' } } }
       );
     });
   });

@@ -12,12 +12,12 @@ describe('conversation settings', () => {
   it('merges a valid patch without touching the base', () => {
     const merged = mergeSettings(defaultSettings, {
       budget: 32_000,
-      summarizer: { mode: 'chat' },
+      summarizer: { profile: 'openai-mini' },
       plan: { keepTurns: 3 },
     });
     assert.equal(merged.budget, 32_000);
-    assert.equal(merged.summarizer.mode, 'chat');
-    assert.equal(merged.summarizer.model, defaultSettings.summarizer.model);
+    assert.equal(merged.summarizer.profile, 'openai-mini');
+    assert.equal(merged.summarizer.maxOutputTokens, defaultSettings.summarizer.maxOutputTokens);
     assert.deepEqual(merged.plan, { keepTurns: 3 });
     assert.equal(defaultSettings.budget, 128_000);
   });

@@ -8,6 +8,7 @@ import { startOpenAIServer } from '../support/openai-server';
 import { sharedTestEnv } from '../support/temporal';
 import { uniqueConversationId } from '../support/conversation';
 import { assertFoldedOnce, killWorker, startWorker, waitFor } from '../support/crash';
+import { TEST_CHAT_PROFILE } from '../support/profiles';
 
 describe('a worker killed with SIGKILL in the middle of a blocking fold', function () {
   this.timeout(180_000);
@@ -23,6 +24,7 @@ describe('a worker killed with SIGKILL in the middle of a blocking fold', functi
       ARCHIVE_DRIVER: 'sqlite',
       ARCHIVE_PATH: archivePath,
       DC_TEST_KEY: 'sk-crash',
+      SUMMARIZER_BASE_URL: server.baseURL,
     };
     let worker = await startWorker(workerEnv);
     try {
@@ -36,7 +38,7 @@ describe('a worker killed with SIGKILL in the middle of a blocking fold', functi
           // the same crash during a background fold).
           foldMode: 'blocking',
           budget: 6000,
-          summarizer: { mode: 'chat', baseURL: server.baseURL, apiKeyEnv: 'DC_TEST_KEY', model: 'small' },
+          summarizer: { profile: TEST_CHAT_PROFILE },
         },
         limits: { summarizeHeartbeatTimeoutMs: 4000, summarizeHeartbeatIntervalMs: 1000 },
       });

@@ -52,6 +52,8 @@ export interface SummaryRequestInput {
   style?: HeadStyle;
   /** Clip lengths for the rendered style. */
   render?: RenderOptions;
+  /** Extra instructions (the conversation's `summarizer.instructions`), after ours. @default none */
+  extraInstructions?: string;
 }
 
 /** A Chat Completions message as sent. */
@@ -65,12 +67,17 @@ export interface ResponsesRequestContent {
 
 const sendable = (item: Item): boolean => item.role !== 'reasoning' && item.role !== 'instructions';
 
+/** @returns our instructions, followed by the caller's extra ones when there are any. */
+export function summaryInstructions(extra?: string): string {
+  return extra ? `${SUMMARY_INSTRUCTIONS}\n\nAdditional instructions:\n${extra}` : SUMMARY_INSTRUCTIONS;
+}
+
 /**
  * The single user message of the rendered style.
  *
  * @returns the instructions followed by the transcript in tags
  */
-export function renderedRequestText(items: readonly Item[], render?: RenderOptions): string {
+export function renderedRequestText(items: readonly Item[], render?: RenderOptions, extra?: string): string {
   const transcript = renderHead(items.filter(sendable), render);
   return [
     'Below is the earlier part of a conversation between a user and an assistant that uses tools.',
@@ -79,7 +86,7 @@ export function renderedRequestText(items: readonly Item[], render?: RenderOptio
     transcript,
     '</conversation>',
     '',
-    SUMMARY_INSTRUCTIONS,
+    summaryInstructions(extra),
   ].join('\n');
 }
 
@@ -92,9 +99,9 @@ export function buildChatRequest(input: SummaryRequestInput): ChatRequestMessage
   const lead: ChatRequestMessage[] = input.systemPrompt ? [{ role: 'system', content: input.systemPrompt }] : [];
   if ((input.style ?? 'rendered') === 'verbatim' && input.format === 'chat') {
     const raws = input.items.filter(sendable).map((i) => i.raw as ChatRequestMessage);
-    return [...lead, ...raws, { role: 'user', content: SUMMARY_INSTRUCTIONS }];
+    return [...lead, ...raws, { role: 'user', content: summaryInstructions(input.extraInstructions) }];
   }
-  return [...lead, { role: 'user', content: renderedRequestText(input.items, input.render) }];
+  return [...lead, { role: 'user', content: renderedRequestText(input.items, input.render, input.extraInstructions) }];
 }
 
 /**
@@ -106,9 +113,12 @@ export function buildResponsesRequest(input: SummaryRequestInput): ResponsesRequ
   const instructions = input.systemPrompt ? { instructions: input.systemPrompt } : {};
   if ((input.style ?? 'rendered') === 'verbatim' && input.format === 'responses') {
     const raws = input.items.filter(sendable).map((i) => i.raw as Record<string, unknown>);
-    return { ...instructions, input: [...raws, userItem(SUMMARY_INSTRUCTIONS)] };
+    return { ...instructions, input: [...raws, userItem(summaryInstructions(input.extraInstructions))] };
   }
-  return { ...instructions, input: [userItem(renderedRequestText(input.items, input.render))] };
+  return {
+    ...instructions,
+    input: [userItem(renderedRequestText(input.items, input.render, input.extraInstructions))],
+  };
 }
 
 function userItem(text: string): Record<string, unknown> {

@@ -1,0 +1,99 @@
+/**
+ * `summarizerProfiles:` in temporal.yaml, and the profile set the worker serves: the `summarizer:` section is the
+ * profile named `default`, each entry of `summarizerProfiles` another one. Only the worker's configuration names
+ * endpoints and key sources; a conversation picks a profile by name (see `src/summarizers/profiles.ts`).
+ */
+import { DEFAULT_PROFILE_NAME, PROFILE_NAME, type SummarizerProfiles } from '../summarizers/profiles';
+import type { SummarizerConfig, SummarizerMode } from '../summarizers/types';
+import { ConfigError, checkSetting } from './config-error';
+import { schema, type Config, type Setting } from './schema';
+
+/** The keys of one profile: those of the `summarizer:` section except `profile`. */
+export type ProfileKey = Exclude<keyof typeof schema.summarizer, 'profile'>;
+
+/** One profile as written in temporal.yaml, every key filled. */
+export type SummarizerProfileConfig = { [K in ProfileKey]: Config['summarizer'][K] };
+
+const profileKeys = Object.keys(schema.summarizer).filter((k) => k !== 'profile') as ProfileKey[];
+
+/**
+ * Parses and checks the `summarizerProfiles:` section (environment variables do not apply to named profiles).
+ * @returns name → profile, every key filled with the `summarizer:` section's defaults.
+ * @throws ConfigError naming the profile and key.
+ */
+export function parseSummarizerProfiles(raw: unknown, path: string): Record<string, SummarizerProfileConfig> {
+  if (raw === undefined || raw === null) return {};
+  if (typeof raw !== 'object' || Array.isArray(raw))
+    throw new ConfigError(`${path}: 'summarizerProfiles' must be a mapping`);
+  const out: Record<string, SummarizerProfileConfig> = {};
+  for (const [name, given] of Object.entries(raw as Record<string, unknown>)) {
+    const where = `${path}: 'summarizerProfiles.${name}'`;
+    if (!PROFILE_NAME.test(name)) {
+      throw new ConfigError(`${where}: a profile name is letters, digits, '.', '_' and '-' (at most 64)`);
+    }
+    if (name === DEFAULT_PROFILE_NAME) {
+      throw new ConfigError(`${where}: the profile named '${DEFAULT_PROFILE_NAME}' is the 'summarizer:' section`);
+    }
+    if (typeof given !== 'object' || given === null || Array.isArray(given)) {
+      throw new ConfigError(`${where} must be a mapping of ${profileKeys.join(', ')}`);
+    }
+    const values: Record<string, unknown> = {};
+    for (const key of Object.keys(given)) {
+      if (!(profileKeys as string[]).includes(key)) {
+        throw new ConfigError(`${where}: unknown key '${key}' (known: ${profileKeys.join(', ')})`);
+      }
+    }
+    for (const key of profileKeys) {
+      const value = (given as Record<string, unknown>)[key];
+      const setting: Setting = schema.summarizer[key];
+      values[key] =
+        value === undefined || value === null ? setting.default : checkSetting(value, setting, `${where}.${key}`);
+    }
+    out[name] = values as SummarizerProfileConfig;
+  }
+  return out;
+}
+
+/**
+ * The profiles the worker serves: `default` from the `summarizer:` section, the others from `summarizerProfiles:`.
+ * @returns the profile set, its default being `summarizer.profile`.
+ * @throws ConfigError for a base URL that is not http(s), or a default profile that does not exist.
+ */
+export function profilesFromConfig(config: Config): SummarizerProfiles {
+  const { profile: defaultProfile, ...own } = config.summarizer;
+  const entries: [string, SummarizerProfileConfig][] = [
+    [DEFAULT_PROFILE_NAME, own],
+    ...Object.entries(config.summarizerProfiles),
+  ];
+  const profiles = new Map<string, SummarizerConfig>();
+  for (const [name, p] of entries) profiles.set(name, summarizerConfigOf(name, p));
+  if (!profiles.has(defaultProfile)) {
+    throw new ConfigError(
+      `summarizer.profile names '${defaultProfile}', which is not a profile (profiles: ${[...profiles.keys()].join(', ')})`
+    );
+  }
+  return { defaultProfile, profiles };
+}
+
+function summarizerConfigOf(name: string, p: SummarizerProfileConfig): SummarizerConfig {
+  let url: URL | undefined;
+  try {
+    url = new URL(p.baseURL);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    throw new ConfigError(
+      `summarizer profile '${name}': baseURL must be an http(s) URL, got ${JSON.stringify(p.baseURL)}`
+    );
+  }
+  return {
+    mode: p.mode as SummarizerMode,
+    model: p.model,
+    baseURL: p.baseURL,
+    apiKeyEnv: p.apiKeyEnv,
+    ...(p.apiKeyFile !== '' ? { apiKeyFile: p.apiKeyFile } : {}),
+    timeoutMs: p.timeoutMs,
+    ...(p.maxOutputTokens > 0 ? { outputTokensCap: p.maxOutputTokens } : {}),
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * Checks a summarizer profile name against the worker's configuration when a caller chooses it (start settings,
+ * `configure`), so an unknown profile is a clear error at once rather than a failed fold later. The workflow cannot
+ * read the worker's configuration, so a local activity answers; a name found once is not asked again in the run.
+ */
+import { proxyLocalActivities } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import { failure, FailureType } from './failures';
+
+const local = proxyLocalActivities<Activities>({ startToCloseTimeout: '10 seconds', retry: { maximumAttempts: 3 } });
+
+/** The profile names checked in this run. */
+export class ProfileCheck {
+  private readonly known = new Set<string>();
+
+  /**
+   * Resolves when `profile` is '' (the worker's default) or configured on the worker.
+   * @throws ApplicationFailure (type `InvalidSettings`, non-retryable) naming the profile and the configured ones.
+   */
+  async require(profile: string): Promise<void> {
+    if (profile === '' || this.known.has(profile)) return;
+    const answer = await local.checkSummarizerProfile({ profile });
+    if (!answer.ok) throw failure(FailureType.invalidSettings, answer.message);
+    this.known.add(profile);
+  }
+
+  /**
+   * Runs `fn` once `profile` is known: at once (no extra await, so runs recorded before profiles replay unchanged)
+   * when it is '' or was checked before in this run.
+   * @returns what `fn` returns.
+   * @throws ApplicationFailure as {@link require} does, without running `fn`.
+   */
+  whenKnown<R>(profile: string, fn: () => Promise<R>): Promise<R> {
+    if (profile === '' || this.known.has(profile)) return fn();
+    return this.require(profile).then(fn);
+  }
+}
+
+/** @returns the profile a settings patch chooses, or '' when it chooses none. */
+export function profileOf(patch: unknown): string {
+  if (typeof patch !== 'object' || patch === null) return '';
+  const summarizer = (patch as { summarizer?: unknown }).summarizer;
+  if (typeof summarizer !== 'object' || summarizer === null) return '';
+  const profile = (summarizer as { profile?: unknown }).profile;
+  return typeof profile === 'string' ? profile : '';
+}
