@@ -90,16 +90,8 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
     profiles.whenKnown(state.s.settings.summarizer.profile === startProfile ? startProfile : '', () =>
       runner.append(i, decide)
     );
-  setHandler(
-    prepareUpdate,
-    guarded('prepare', appendHandler(true)),
-    { validator: validateAppend }
-  );
-  setHandler(
-    appendUpdate,
-    guarded('append', appendHandler(false)),
-    { validator: validateAppend }
-  );
+  setHandler(prepareUpdate, guarded('prepare', appendHandler(true)), { validator: validateAppend });
+  setHandler(appendUpdate, guarded('append', appendHandler(false)), { validator: validateAppend });
   setHandler(
     appendSignal,
     guarded('append signal', (i: AppendInput) => runner.appendSignal(i))

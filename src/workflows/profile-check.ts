@@ -11,17 +11,30 @@ const local = proxyLocalActivities<Activities>({ startToCloseTimeout: '10 second
 
 /** The profile names checked in this run. */
 export class ProfileCheck {
+  /** One answer per name (concurrent calls share it, so they also keep their order); a refusal is asked again. */
+  private readonly checks = new Map<string, Promise<void>>();
+  /** The names the worker confirmed. */
   private readonly known = new Set<string>();
 
   /**
    * Resolves when `profile` is '' (the worker's default) or configured on the worker.
    * @throws ApplicationFailure (type `InvalidSettings`, non-retryable) naming the profile and the configured ones.
    */
-  async require(profile: string): Promise<void> {
-    if (profile === '' || this.known.has(profile)) return;
-    const answer = await local.checkSummarizerProfile({ profile });
-    if (!answer.ok) throw failure(FailureType.invalidSettings, answer.message);
-    this.known.add(profile);
+  require(profile: string): Promise<void> {
+    if (profile === '') return Promise.resolve();
+    let check = this.checks.get(profile);
+    if (!check) {
+      check = local.checkSummarizerProfile({ profile }).then((answer) => {
+        if (answer.ok) {
+          this.known.add(profile);
+          return;
+        }
+        this.checks.delete(profile);
+        throw failure(FailureType.invalidSettings, answer.message);
+      });
+      this.checks.set(profile, check);
+    }
+    return check;
   }
 
   /**

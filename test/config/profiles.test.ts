@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config/load-config';
@@ -85,5 +85,19 @@ describe('summarizer profiles in temporal.yaml', () => {
   it('rejects a default profile that does not exist', () => {
     const config = load('summarizer:\n  profile: missing\n');
     assert.throws(() => profilesFromConfig(config), /summarizer\.profile names 'missing', which is not a profile/);
+  });
+});
+
+describe("the README's profile example", () => {
+  it('loads as written and serves the profiles it describes', () => {
+    const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### Summarizer profiles'));
+    const yaml = /```yaml\n([\s\S]*?)```/.exec(section)?.[1];
+    assert.ok(yaml, 'a yaml block in the profiles section');
+    const set = profilesFromConfig(load(yaml));
+    assert.deepEqual([...set.profiles.keys()], ['default', 'offline', 'local-vllm']);
+    assert.equal(set.profiles.get('local-vllm')?.apiKeyFile, '/run/secrets/vllm-key');
+    assert.equal(set.profiles.get('local-vllm')?.outputTokensCap, 4000);
+    assert.equal(set.profiles.get('default')?.mode, 'chat');
   });
 });
