@@ -8,6 +8,7 @@ import { ArchiveConfigError, type ConversationArchive } from './archive/archive'
 import { openArchive } from './archive/open-archive';
 import { connectionOptions } from './config/connection-options';
 import { profilesFromConfig } from './config/profiles';
+import { dataConverterFromConfig } from './codec/data-converter';
 import { ConfigError, loadConfig } from './config/load-config';
 import type { Config } from './config/schema';
 import { ensureDevServer, type DevServerHandle } from './server/dev-server';
@@ -43,6 +44,7 @@ async function runWithArchive(
   profiles: SummarizerProfiles,
   options: RunWorkerOptions
 ): Promise<void> {
+  const dataConverter = dataConverterFromConfig(config);
   let server: DevServerHandle | undefined;
   if (config.temporal.address === '') {
     server = await ensureDevServer({
@@ -53,6 +55,9 @@ async function runWithArchive(
       namespace: config.temporal.namespace,
       dataDir: config.devServer.dataDir,
       logLevel: config.devServer.logLevel,
+      ...(config.codec.encrypt
+        ? { uiCodecEndpoint: `http://${config.codec.serverIp}:${config.codec.serverPort}` }
+        : {}),
     });
   }
   try {
@@ -64,6 +69,7 @@ async function runWithArchive(
         namespace: config.temporal.namespace,
         taskQueue: config.temporal.taskQueue,
         workflowsPath: require.resolve('./workflows'),
+        dataConverter,
         activities: createActivities({ archive, profiles }),
         maxCachedWorkflows: config.worker.maxCachedWorkflows,
         maxConcurrentWorkflowTaskExecutions: config.worker.maxConcurrentWorkflowTaskExecutions,

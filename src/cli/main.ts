@@ -2,6 +2,7 @@
  * `durable-compaction <command> …`: the JSON-in, JSON-out command-line front. Each command lives in its own module
  * and returns the process exit code (0 ok, 2 bad input, 1 anything else).
  */
+import { runCodecServer } from './codec-server';
 import { runCount } from './count';
 import { runExport } from './export';
 import { runInspect } from './inspect';
@@ -10,14 +11,21 @@ import { runPlan } from './plan';
 
 type Command = (args: string[], io: CliIO) => Promise<number>;
 
-const commands: Record<string, Command> = { plan: runPlan, count: runCount, inspect: runInspect, export: runExport };
+const commands: Record<string, Command> = {
+  plan: runPlan,
+  count: runCount,
+  inspect: runInspect,
+  export: runExport,
+  'codec-server': runCodecServer,
+};
 
 const usage = `usage: durable-compaction <command> [options] FILE
 commands:
   plan     --model M --budget N [--policy P] FILE   decide what a fold would summarise and keep
   count    --model M FILE                         count tokens, per message and in total
   inspect  --conversation ID [--data DIR]         show the archive ranges each summary replaced, and revisions
-  export   --conversation ID [--data DIR]         print the conversation's archive as JSON lines`;
+  export   --conversation ID [--data DIR]         print the conversation's archive as JSON lines
+  codec-server [--ip A] [--port N] [--origins O]  decrypt/encrypt payloads for the Temporal UI and CLI`;
 
 /** Runs one command line; returns the exit code. */
 export async function main(argv: string[], io: CliIO): Promise<number> {

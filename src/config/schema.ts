@@ -210,6 +210,45 @@ export const schema = {
       doc: 'cap on summary output tokens, whatever a conversation asks (0 = no cap)',
     },
   },
+  codec: {
+    encrypt: {
+      type: 'boolean',
+      default: false,
+      env: 'DC_CODEC_ENCRYPT',
+      doc: 'encrypt every payload with AES-256-GCM, so the Temporal server stores ciphertext only',
+    },
+    keyId: {
+      type: 'string',
+      default: '',
+      env: 'DC_CODEC_KEY_ID',
+      doc: "id of the key new payloads are encrypted with ('' = the first key listed)",
+    },
+    keysEnv: {
+      type: 'string',
+      default: 'DC_CODEC_KEYS',
+      doc: 'name of the environment variable holding the keys, id:base64key[,id:base64key…] (never this file)',
+    },
+    serverIp: {
+      type: 'string',
+      default: '127.0.0.1',
+      env: 'DC_CODEC_SERVER_IP',
+      doc: 'address the codec server binds',
+    },
+    serverPort: {
+      type: 'integer',
+      default: 8888,
+      min: 0,
+      max: 65535,
+      env: 'DC_CODEC_SERVER_PORT',
+      doc: 'codec server port (0 = any free port)',
+    },
+    serverOrigins: {
+      type: 'string',
+      default: 'http://localhost:8233,http://127.0.0.1:8233',
+      env: 'DC_CODEC_SERVER_ORIGINS',
+      doc: 'comma-separated origins of the Temporal UIs allowed to call the codec server (CORS)',
+    },
+  },
 } as const satisfies Record<string, Record<string, Setting>>;
 
 export type Schema = typeof schema;

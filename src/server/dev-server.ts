@@ -15,6 +15,8 @@ export interface DevServerOptions {
   logLevel: string;
   /** How long to wait for the server to listen. @default 30000 */
   startTimeoutMs?: number;
+  /** Codec server the Web UI decodes payloads with (when payloads are encrypted). @default none */
+  uiCodecEndpoint?: string;
 }
 
 /** A running dev server, started by this process or found already listening. */
@@ -84,6 +86,7 @@ export async function ensureDevServer(opts: DevServerOptions): Promise<DevServer
     'frontend.enableUpdateWorkflowExecution=true',
     '--dynamic-config-value',
     'frontend.enableExecuteMultiOperation=true',
+    ...(opts.uiCodecEndpoint ? ['--ui-codec-endpoint', opts.uiCodecEndpoint] : []),
   ];
   const log = openSync(join(dataDir, 'temporal-server.log'), 'a');
   const watchdog = join(__dirname, '..', '..', 'scripts', 'dev-server-watchdog.sh');
