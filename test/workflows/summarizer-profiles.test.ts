@@ -170,7 +170,8 @@ describe('summarizer profiles: callers choose a name, never an endpoint or a key
             args: [{ conversationId: forgedId, carried }],
           });
           const forged = open(forgedId);
-          assert.deepEqual((await forged.state()).settings.summarizer, defaultSettings.summarizer);
+          // Only the harmless stored mode survives (it picks the fold path); the endpoint fields are gone.
+          assert.deepEqual((await forged.state()).settings.summarizer, { ...defaultSettings.summarizer, mode: 'chat' });
           const before = server.requests.length;
           await foldOnce(forged);
           assert.ok(

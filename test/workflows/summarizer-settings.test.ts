@@ -40,7 +40,7 @@ describe('conversation summarizer settings (profiles)', () => {
       },
       { legacySummarizer: 'map' }
     );
-    assert.deepEqual(merged.summarizer, { profile: '', maxOutputTokens: 900, instructions: '' });
+    assert.deepEqual(merged.summarizer, { profile: '', maxOutputTokens: 900, instructions: '', mode: 'chat' });
   });
 
   const bad: [string, unknown, RegExp][] = [
@@ -71,7 +71,12 @@ describe('conversation summarizer settings (profiles)', () => {
       timeoutMs: 1000,
       maxOutputTokens: 700,
     };
-    assert.deepEqual(storedSummarizerSettings(old), { profile: '', maxOutputTokens: 700, instructions: '' });
+    assert.deepEqual(storedSummarizerSettings(old), {
+      profile: '',
+      maxOutputTokens: 700,
+      instructions: '',
+      mode: 'chat',
+    });
     assert.deepEqual(storedSummarizerSettings({ profile: 'a', instructions: 'x' }), {
       profile: 'a',
       maxOutputTokens: 0,
