@@ -15,7 +15,7 @@ import { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { createActivities } from '../../src/activities';
-import { FileArchive } from '../../src/archive/file-archive';
+import { SqliteArchive } from '../../src/archive/sqlite-archive';
 import { ConversationClient } from '../../src/client/conversation-client';
 import { dataConverterFromConfig, FAILURE_CONVERTER_PATH } from '../../src/codec/data-converter';
 import { corpusConversation } from '../support/corpus';
@@ -57,6 +57,7 @@ describe('encrypted payloads (AES-256-GCM codec)', function () {
     server.script(...Array.from({ length: 30 }, () => ({ kind: 'text' as const, text: `Summary: ${summaryCanary}` })));
     const dataConverter = dataConverterFromConfig({ codec: codecSettings }, { DC_CODEC_KEYS: keys });
     const taskQueue = `codec-${process.pid}-${Date.now()}`;
+    const archive = SqliteArchive.open({ path: join(mkdtempSync(join(tmpdir(), 'dc-codec-')), 'archive.sqlite') });
     const worker = await Worker.create({
       connection: testEnv.nativeConnection,
       namespace: 'default',
@@ -67,7 +68,7 @@ describe('encrypted payloads (AES-256-GCM codec)', function () {
         logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} },
       }),
       activities: createActivities({
-        archive: new FileArchive(join(mkdtempSync(join(tmpdir(), 'dc-codec-')), 'archive')),
+        archive,
         profiles: testProfiles(server.baseURL),
         summarize: { env: { DC_TEST_KEY: 'sk-codec-test' } },
       }),
@@ -102,6 +103,7 @@ describe('encrypted payloads (AES-256-GCM codec)', function () {
       checks.push(await rawHistory(testEnv.client, conv.workflowId));
     });
     await server.close();
+    await archive.close();
 
     assert.equal(checks.length, 2, 'read while the worker was working, twice');
     for (const raw of checks) {
