@@ -85,13 +85,18 @@ describe('encrypted payloads (AES-256-GCM codec)', function () {
     const messages = corpusConversation('tau2-bench-gpt41-retail-task38').messages;
     const sample = (messages.find((m) => (m as { role: string }).role === 'user') as { content: string }).content;
     const checks: string[] = [];
+    let readSummary = false;
     await worker.runUntil(async () => {
       await conv.prepare([{ role: 'user', content: `remember ${canary}` }]);
       let folded = 0;
       for (const m of messages) {
         const p = await conv.prepare([m]);
         if (p.fold?.ok) folded++;
-        if (folded >= 1 && checks.length === 0) checks.push(await rawHistory(testEnv.client, conv.workflowId));
+        if (folded >= 1 && checks.length === 0) {
+          checks.push(await rawHistory(testEnv.client, conv.workflowId));
+          // The first fold's summary is the model's (a later small fold may fall back to the offline digest).
+          readSummary = JSON.stringify(await conv.context()).includes(summaryCanary);
+        }
         if (folded >= 2) break;
       }
       assert.ok(folded >= 2, 'two folds through the model summarizer');
@@ -99,7 +104,7 @@ describe('encrypted payloads (AES-256-GCM codec)', function () {
       await assert.rejects(conv.configure({ summarizer: { profile: profileCanary } }), (e: Error) =>
         String((e as { cause?: Error }).cause?.message).includes(profileCanary)
       );
-      assert.ok(JSON.stringify(await conv.context()).includes(summaryCanary), 'the client reads the summary');
+      assert.ok(readSummary, "the client reads the model's summary");
       checks.push(await rawHistory(testEnv.client, conv.workflowId));
     });
     await server.close();

@@ -1,8 +1,11 @@
 // A worker in its own process, for crash tests: polls TASK_QUEUE on TEMPORAL_ADDRESS with the real activities, the
 // archive ARCHIVE_DRIVER names (sqlite at ARCHIVE_PATH, or postgres at DATABASE_URL) and the test profiles (test-chat
-// on SUMMARIZER_BASE_URL), until it is killed.
+// on SUMMARIZER_BASE_URL), until it is killed. Payloads are encrypted as the production worker's are when
+// DC_CODEC_ENCRYPT (and the codec keys) are set: the same data-converter factory reads them from the environment.
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from '../../src/activities';
+import { dataConverterFromConfig } from '../../src/codec/data-converter';
+import { loadConfig } from '../../src/config/load-config';
 import { openArchiveFromEnv, requiredEnv } from './archive-from-env';
 import { testProfiles } from './profiles';
 
@@ -15,6 +18,7 @@ async function main(): Promise<void> {
     connection,
     namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',
     taskQueue: env('TASK_QUEUE'),
+    dataConverter: dataConverterFromConfig(loadConfig()),
     // A prebuilt bundle (WORKFLOW_BUNDLE) lets a restarted worker poll within a second instead of bundling again.
     ...(process.env.WORKFLOW_BUNDLE
       ? { workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE } }

@@ -249,11 +249,25 @@ const updateCases: UpdateCase[] = [
   ],
   ['configure a string', 'configure', 'fast', 'InvalidSettings', /settings must be an object/],
   [
-    'configure an unknown summarizer mode',
+    'configure a summarizer endpoint field',
     'configure',
-    { summarizer: { mode: 'magic' } },
+    { summarizer: { mode: 'chat', baseURL: 'http://169.254.169.254' } },
     'InvalidSettings',
-    /summarizer\.mode must be one of/,
+    /summarizer\.mode is not a conversation setting/,
+  ],
+  [
+    'configure a URL as summarizer profile',
+    'configure',
+    { summarizer: { profile: 'file:///etc/passwd' } },
+    'InvalidSettings',
+    /summarizer\.profile must be ''/,
+  ],
+  [
+    'configure a summarizer profile the worker lacks',
+    'configure',
+    { summarizer: { profile: 'no-such-profile' } },
+    'InvalidSettings',
+    /'no-such-profile' is not configured on this worker/,
   ],
   ['rewind at a stale version', 'rewind', { expectedVersion: 999 }, 'VersionMismatch', /expected version 999/],
   [

@@ -49,8 +49,8 @@ describe('conversation summarizer settings (profiles)', () => {
     ['a non-string profile', { profile: 7 }, /summarizer\.profile must be ''/],
     ['a negative output limit', { maxOutputTokens: -1 }, /summarizer\.maxOutputTokens must be an integer from 0/],
     ['too long instructions', { instructions: 'x'.repeat(MAX_INSTRUCTIONS + 1) }, /at most 4000 characters/],
-    ['an unknown key', { apiKey: 'sk-1' }, /unknown setting 'summarizer\.apiKey'/],
-    ['a prototype key', JSON.parse('{"__proto__": {"x": 1}}') as unknown, /unknown setting 'summarizer\.__proto__'/],
+    ['an unknown key', { apiKey: 'sk-1' }, /unknown key 'summarizer\.apiKey'/],
+    ['a prototype key', JSON.parse('{"__proto__": {"x": 1}}') as unknown, /unknown key 'summarizer\.__proto__'/],
   ];
   for (const [what, summarizer, message] of bad) {
     it(`rejects ${what}`, () => {
