@@ -1,36 +1,72 @@
 /**
- * `npm run bench [name]`: runs one benchmark script from bench/ (default: tokens; also: workflow, fold-latency, archive, canaries). Each script writes its own
- * results under bench/results/.
+ * `npm run bench [name ...]`: runs the benchmarks (default: all but fold-latency, canaries and archive, in this
+ * order), each in its own process so one does not warm or load the next, then writes bench/results/report.md with its
+ * SVG plots from the results.
+ * `BENCH_QUICK=1` runs CI-sized versions (for checking the bench itself, not for numbers).
  */
-export {};
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, release, totalmem, type } from 'node:os';
+import { join, resolve } from 'node:path';
+import { writeReport, type RunInfo } from './report/write-report';
 
-const benches: Record<string, () => void> = {
-  tokens: () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loading the script runs it
-    require('./tokens');
-  },
-  canaries: () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loading the script runs it
-    require('./canaries');
-  },
-  workflow: () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loading the script runs it
-    require('./workflow');
-  },
-  'fold-latency': () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loading the script runs it
-    require('./fold-latency');
-  },
-  archive: () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loading the script runs it
-    require('./archive');
-  },
+const ROOT = resolve(__dirname, '..');
+const RESULTS = join(__dirname, 'results');
+
+/** Script and environment per benchmark; the quick sizes keep a check of the whole pipeline to about two minutes. */
+const BENCHES: Record<string, { script: string; quick: Record<string, string>; byNameOnly?: boolean }> = {
+  overhead: { script: 'overhead.ts', quick: { BENCH_SAMPLES: '20' } },
+  growth: { script: 'growth.ts', quick: { BENCH_STEPS: '40' } },
+  scale: { script: 'scale.ts', quick: { BENCH_SCALE: '20,60', BENCH_SCALE_STEPS: '2' } },
+  cost: { script: 'cost.ts', quick: { BENCH_SESSIONS: '2' } },
+  workflow: { script: 'workflow.ts', quick: { BENCH_WORKFLOW_SESSIONS: '1' } },
+  tokens: { script: 'tokens.ts', quick: {} },
+  // Run by name only (`npm run bench fold-latency`): the default run stays within 20 minutes without it.
+  'fold-latency': { script: 'fold-latency.ts', quick: {}, byNameOnly: true },
+  canaries: { script: 'canaries.ts', quick: {}, byNameOnly: true },
+  // `scripts/bench.sh` starts a throwaway PostgreSQL for it.
+  archive: { script: 'archive.ts', quick: {}, byNameOnly: true },
 };
 
-const name = process.argv[2] ?? 'tokens';
-const run = benches[name];
-if (!run) {
-  console.error(`unknown bench '${name}' (known: ${Object.keys(benches).join(', ')})`);
-  process.exit(2);
+function main(): void {
+  const names = process.argv.slice(2);
+  const unknown = names.filter((n) => !BENCHES[n]);
+  if (unknown.length > 0) {
+    console.error(`unknown bench '${unknown.join(', ')}' (known: ${Object.keys(BENCHES).join(', ')})`);
+    process.exit(2);
+  }
+  const quick = process.env.BENCH_QUICK === '1';
+  const runFile = join(RESULTS, 'run.json');
+  const previous = existsSync(runFile) ? (JSON.parse(readFileSync(runFile, 'utf8')) as RunInfo) : undefined;
+  const seconds: Record<string, number> = names.length > 0 ? { ...previous?.seconds } : {};
+  const started = performance.now();
+  for (const name of names.length > 0 ? names : Object.keys(BENCHES).filter((n) => !BENCHES[n]!.byNameOnly)) {
+    const bench = BENCHES[name]!;
+    const t0 = performance.now();
+    console.log(`== ${name}`);
+    execFileSync(process.execPath, ['--require', 'tsx/cjs', join(__dirname, bench.script)], {
+      cwd: ROOT,
+      stdio: 'inherit',
+      env: { ...process.env, ...(quick ? bench.quick : {}) },
+    });
+    seconds[name] = (performance.now() - t0) / 1000;
+  }
+  const info: RunInfo = {
+    date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    machine: {
+      cpus: cpus().length,
+      model: cpus()[0]?.model ?? 'unknown',
+      memoryGB: totalmem() / 2 ** 30,
+      os: `${type()} ${release()}`,
+      node: process.version,
+    },
+    seconds,
+    totalSeconds:
+      names.length > 0 ? Object.values(seconds).reduce((a, b) => a + b, 0) : (performance.now() - started) / 1000,
+  };
+  writeFileSync(runFile, JSON.stringify(info, null, 1) + '\n');
+  writeReport(RESULTS, info);
+  console.log(`report: ${join(RESULTS, 'report.md')} (${(info.totalSeconds / 60).toFixed(1)} min)`);
 }
-run();
+
+main();

@@ -96,6 +96,8 @@ export interface Prepared {
   decision: string;
   /** The fold in flight after this call (summarized in the background), when there is one. */
   folding?: FoldProgress;
+  /** The part of `messages` that repeats the previous `prepare`'s context as a prefix (prompt-cache reuse). */
+  prefix?: PrepareResult['prefix'];
 }
 
 export class ConversationClient {
@@ -148,6 +150,8 @@ export class ConversationClient {
    * Appends `newMessages`, folds when the budget calls for it, and returns the context to send now (tool results in
    * call order; unanswered calls handled per the conversation's `unanswered` setting).
    * @param opts.usage the provider's usage for the previous context this client sent, to calibrate the estimate.
+   * @param opts.output the model's output for that context (one message or an array), appended before
+   *   `newMessages` in the same update: one round trip per agent step instead of `record` + `prepare`.
    * @throws ConversationUpdateError (a WorkflowUpdateFailedError) with the failure `type` (InvalidAppend names a bad
    *   message) and `stored` (false for every rejection of bad input).
    * @throws ConversationUnavailableError when the server stayed unavailable past `retryDeadlineMs`; `stored` says
@@ -155,9 +159,11 @@ export class ConversationClient {
    */
   async prepare(
     newMessages: unknown[],
-    opts: { usage?: Pick<Usage, 'inputTokens'> & Partial<Usage> } = {}
+    opts: { usage?: Pick<Usage, 'inputTokens'> & Partial<Usage>; output?: unknown } = {}
   ): Promise<Prepared> {
-    const result = await this.send(prepareUpdate, newMessages, opts.usage);
+    const output: unknown[] =
+      opts.output === undefined ? [] : Array.isArray(opts.output) ? (opts.output as unknown[]) : [opts.output];
+    const result = await this.send(prepareUpdate, [...output, ...newMessages], opts.usage);
     this.sentVersion = result.version;
     if (result.folding) this.watcher?.watch();
     const settings = await this.afterStored(() => this.settingsForSend());
@@ -169,6 +175,7 @@ export class ConversationClient {
       decision: result.decision,
       ...(result.fold ? { fold: result.fold } : {}),
       ...(result.folding ? { folding: result.folding } : {}),
+      ...(result.prefix ? { prefix: result.prefix } : {}),
     };
   }
 

@@ -20,6 +20,7 @@ import {
   type WaitForFoldResult,
 } from './definitions';
 import { local } from './local-activities';
+import { ingestInput } from './ingest-input';
 import { Mutex } from './mutex';
 import { mergeSettings, type ConversationSettings, type RunLimits, type SettingsPatch } from './settings';
 import { toFailure } from './guard';
@@ -27,6 +28,8 @@ import { keepUnderByteBudget } from './byte-budget';
 import { appendShapeProblem } from './validate-append';
 import { VersionMismatch } from './writers';
 import type { LegacySummarizerPolicy } from './summarizer-settings';
+import type { EntryKey } from './patch';
+import { prefixReuse, type PrefixReuse } from './prefix-reuse';
 
 /** Turns a caller mistake into a failure of just this update (see `toFailure`). */
 function rejected(err: unknown): Error {
@@ -128,14 +131,7 @@ export class ConversationRunner {
       const s = this.state.s;
       if (input.reported) this.calibrate(input.reported.version, input.reported.usage.inputTokens);
       if (staged.messages.length > 0) {
-        const ingested = await local.ingest({
-          conversationId: s.conversationId,
-          format: staged.format,
-          model: s.settings.model,
-          budget: s.settings.budget,
-          firstSeq: staged.firstSeq,
-          messages: staged.messages,
-        });
+        const ingested = await local.ingest(ingestInput(s, staged));
         s.fixedTokens = ingested.fixedTokens;
         this.state.commitAppend(staged, ingested.counts, ingested.clipped, input.clientSeq, input.writer);
         Object.assign(stored, { stored: true, version: s.version });
@@ -155,6 +151,7 @@ export class ConversationRunner {
       const folding = this.folds.progress();
       const tokens = this.estimate();
       this.lastSent = { version: s.version, counted: this.state.countedTokens() };
+      const prefix = decide ? this.notePrefixReuse() : undefined;
       return {
         version: s.version,
         patch: this.state.patch(staged),
@@ -164,11 +161,23 @@ export class ConversationRunner {
         decision: outcome.decision,
         ...(outcome.fold ? { fold: outcome.fold } : {}),
         ...(folding ? { folding } : {}),
+        ...(prefix ? { prefix } : {}),
       };
     });
     return run.catch((err: unknown) => {
       throw toFailure(err, decide ? 'prepare' : 'append', stored);
     });
+  }
+
+  /** Keys of the context the last `prepare` returned (this run; a new run starts without one). */
+  private lastPrepared: EntryKey[] = [];
+
+  /** Prefix reuse of the context being returned against the last one `prepare` returned. */
+  private notePrefixReuse(): PrefixReuse {
+    const live = this.state.s.live;
+    const reuse = prefixReuse(this.lastPrepared, live);
+    this.lastPrepared = live.map(({ uid, rev }) => ({ uid, rev }));
+    return reuse;
   }
 
   /** `append` signal: as the update, but errors can only be recorded. */

@@ -8,6 +8,7 @@ import type { MessageFormat, Usage } from '../core/messages/types';
 import type { ConversationSettings, RunLimits, SettingsPatch } from './settings';
 import type { CarriedState } from './conversation-state';
 import type { FoldProgress } from './pending-fold';
+import type { PrefixReuse } from './prefix-reuse';
 
 export type { FoldProgress } from './pending-fold';
 
@@ -79,6 +80,12 @@ export interface PrepareResult {
   decision: string;
   /** The fold summarized in the background after this call, when there is one (see `ConversationStateView`). */
   folding?: FoldProgress;
+  /**
+   * How much of this context repeats the context the previous `prepare` returned as a prefix (what a provider
+   * prompt cache can reuse), in messages and counted tokens, beside the context's counted message tokens. Absent on
+   * `append` and in results recorded before it existed.
+   */
+  prefix?: PrefixReuse;
 }
 
 /** Result of the `context` query. */

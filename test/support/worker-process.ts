@@ -2,6 +2,7 @@
 // archive ARCHIVE_DRIVER names (sqlite at ARCHIVE_PATH, or postgres at DATABASE_URL) and the test profiles (test-chat
 // on SUMMARIZER_BASE_URL), until it is killed. Payloads are encrypted as the production worker's are when
 // DC_CODEC_ENCRYPT (and the codec keys) are set: the same data-converter factory reads them from the environment.
+// MAX_CACHED_WORKFLOWS (optional) sizes the workflow cache (the scale benchmark runs more conversations than fit).
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from '../../src/activities';
 import { dataConverterFromConfig } from '../../src/codec/data-converter';
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
     // A short sticky timeout so a killed worker's workflow tasks move to the next worker quickly.
     stickyQueueScheduleToStartTimeout: '2 seconds',
     maxHeartbeatThrottleInterval: '500 ms',
+    ...(process.env.MAX_CACHED_WORKFLOWS ? { maxCachedWorkflows: Number(process.env.MAX_CACHED_WORKFLOWS) } : {}),
   });
   process.stdout.write('worker ready\n');
   await worker.run();

@@ -1,0 +1,408 @@
+/**
+ * Writes bench/results/report.md and its SVG plots from the JSON results of one `npm run bench` run. Every figure is
+ * a ratio to a baseline measured in the same run; goals from issue 15 are stated beside the numbers they judge.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CostRow } from '../cost';
+import type { GrowthResult } from '../growth';
+import type { OverheadResult, Variant } from '../overhead';
+import type { ScaleRow } from '../scale';
+import type { PRICE_MODEL } from '../cost/price-model';
+import { STRATEGIES, type StrategyName } from '../cost/strategies';
+import { barChart, lineChart } from './svg';
+
+export interface RunInfo {
+  date: string;
+  machine: { cpus: number; model: string; memoryGB: number; os: string; node: string };
+  seconds: Record<string, number>;
+  totalSeconds: number;
+}
+
+const f = (n: number, d = 1): string => (Number.isFinite(n) ? n.toFixed(d) : '—');
+const x = (n: number, d = 2): string => (Number.isFinite(n) ? `${n.toFixed(d)}×` : '—');
+const pct = (n: number): string => (Number.isFinite(n) ? `${(100 * n).toFixed(1)}%` : '—');
+const table = (head: string[], rows: string[][]): string[] => [
+  `| ${head.join(' | ')} |`,
+  `|${head.map(() => '---').join('|')}|`,
+  ...rows.map((r) => `| ${r.join(' | ')} |`),
+];
+
+function read<T>(dir: string, name: string): T | undefined {
+  const file = join(dir, name);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T) : undefined;
+}
+
+function overheadSection(dir: string, o: OverheadResult): string[] {
+  const labels: Record<Variant, string> = {
+    bare: 'bare no-op update (baseline)',
+    localActivity: 'update awaiting one no-op local activity',
+    prepare: '`prepare`, one message, no fold',
+    prepareMemoryArchive: '`prepare`, archive write in memory',
+    clientPrepare: '`ConversationClient.prepare` (update-with-start)',
+    stepTwoTrips: 'agent step, two round trips (`record` + `prepare`)',
+    stepOneTrip: 'agent step, one round trip (`prepare` with `output`)',
+    core: 'the core in-process (no Temporal)',
+  };
+  const bare = o.latency.bare;
+  const core = o.latency.core;
+  const names = Object.keys(o.latency) as Variant[];
+  writeFileSync(
+    join(dir, 'overhead.svg'),
+    barChart({
+      title: `Round trip per call, ms (${o.samples} interleaved samples each)`,
+      yLabel: 'ms',
+      categories: names.filter((n) => n !== 'core'),
+      series: (['p50', 'p95', 'p99'] as const).map((p) => ({
+        name: p,
+        values: names.filter((n) => n !== 'core').map((n) => o.latency[n][p]),
+      })),
+    }) + '\n'
+  );
+  const prep = o.latency.prepare;
+  return [
+    '## Per-step overhead',
+    '',
+    `${o.samples} samples per variant, interleaved call by call on one dev server (load hits every variant alike).`,
+    '',
+    ...table(
+      ['call', 'p50 ms', 'p95 ms', 'p99 ms', 'p50 / bare p50', 'p99 / bare p99', 'p99 / own p50', 'p50 / core p50'],
+      names.map((n) => {
+        const l = o.latency[n];
+        return [
+          labels[n],
+          f(l.p50, 2),
+          f(l.p95, 2),
+          f(l.p99, 2),
+          x(l.p50 / bare.p50),
+          x(l.p99 / bare.p99),
+          x(l.p99 / l.p50),
+          x(l.p50 / core.p50, 0),
+        ];
+      })
+    ),
+    '',
+    `Goals: \`prepare\` without a fold ≤ 1.5× the bare update at p50 — measured **${x(prep.p50 / bare.p50)}**; its p99 ≤ 3× its p50 — measured **${x(prep.p99 / prep.p50)}**. ` +
+      `One agent step in one round trip: **${x(o.latency.stepOneTrip.p50 / o.latency.stepTwoTrips.p50)}** the two-round-trip step at p50. ` +
+      `What a \`prepare\` pays for above the bare update: the ingest local activity itself ${f(o.latency.localActivity.p50 - bare.p50, 2)} ms at p50, ` +
+      `the work in it and in the handler (count, archive, plan, patch) ${f(prep.p50 - o.latency.localActivity.p50, 2)} ms, of which the archive write (file vs memory) ${f(prep.p50 - o.latency.prepareMemoryArchive.p50, 2)} ms.`,
+    '',
+    '![overhead](overhead.svg)',
+    '',
+  ];
+}
+
+function growthSection(dir: string, g: GrowthResult): string[] {
+  const raw = g.late.step.p50 / g.early.step.p50;
+  const controlled = g.late.step.p50 / g.late.bare.p50 / (g.early.step.p50 / g.early.bare.p50);
+  writeFileSync(
+    join(dir, 'growth.svg'),
+    lineChart({
+      title: `One conversation, ${g.steps} agent steps (one round trip each, no fold)`,
+      xLabel: 'step',
+      yLabel: 'ms',
+      series: [{ name: 'step latency', values: g.perStep }],
+    }) + '\n'
+  );
+  return [
+    '## Growth with conversation length',
+    '',
+    ...table(
+      ['window', 'step p50 ms', 'bare update p50 ms (control)', 'history bytes / step'],
+      [
+        [
+          `steps ${g.early.from}–${g.early.to - 1}`,
+          f(g.early.step.p50, 2),
+          f(g.early.bare.p50, 2),
+          f(g.historyBytesPerStep.early, 0),
+        ],
+        [
+          `steps ${g.late.from}–${g.late.to - 1}`,
+          f(g.late.step.p50, 2),
+          f(g.late.bare.p50, 2),
+          f(g.historyBytesPerStep.late, 0),
+        ],
+      ]
+    ),
+    '',
+    `Step ~${g.late.to - 6} vs step ~6 at p50: **${x(raw)}** raw, **${x(controlled)}** against the bare-update control timed beside every step (goal ≤ 1.2×). ` +
+      `Folds: ${g.folds}; context at the end ${g.contextTokensAtEnd} tokens; history ${f(g.historyBytes / 1024, 0)} KB.`,
+    '',
+    '![growth](growth.svg)',
+    '',
+  ];
+}
+
+function scaleSection(rows: ScaleRow[]): string[] {
+  return [
+    '## Scale: conversations on one worker',
+    '',
+    ...table(
+      [
+        'conversations',
+        'workflow cache',
+        'steps each',
+        'in flight',
+        'steps/s',
+        'steps/s after starts',
+        'step p50 / p99 ms',
+        'p99 / p50',
+        'worker RSS idle → end (peak) MB',
+        'KB per cached conversation',
+      ],
+      rows.map((r) => [
+        String(r.conversations),
+        String(r.cache),
+        String(r.steps),
+        String(r.inFlight),
+        f(r.stepsPerSecond),
+        f(r.steadyStepsPerSecond),
+        `${f(r.step.p50, 0)} / ${f(r.step.p99, 0)}`,
+        x(r.step.p99 / r.step.p50),
+        `${f(r.rssIdleMB, 0)} → ${f(r.rssEndMB, 0)} (${f(r.rssPeakMB, 0)})`,
+        f(r.kbPerCachedConversation, 0),
+      ])
+    ),
+    '',
+    'Goals: ≥ 100 steps/s on this machine with the server on it; ≤ 1 MB (1024 KB) per cached conversation. Latency here includes queueing behind the other updates in flight.',
+    '',
+  ];
+}
+
+interface Totals {
+  cost: number;
+  input: number;
+  summary: number;
+  tokens: number;
+  prefix: number;
+  cached: number;
+  folds: number;
+  overBudget: number;
+  requests: number;
+  idKept: number;
+  idTotal: number;
+  crossings: number;
+}
+
+function totals(rows: CostRow[]): Totals {
+  const t: Totals = {
+    cost: 0,
+    input: 0,
+    summary: 0,
+    tokens: 0,
+    prefix: 0,
+    cached: 0,
+    folds: 0,
+    overBudget: 0,
+    requests: 0,
+    idKept: 0,
+    idTotal: 0,
+    crossings: 0,
+  };
+  for (const r of rows) {
+    t.input += r.inputCost;
+    t.summary += r.summaryCost;
+    t.cost += r.inputCost + r.summaryCost;
+    t.tokens += r.tokensSent;
+    t.prefix += r.prefixTokens;
+    t.cached += r.cachedTokens;
+    t.folds += r.folds;
+    t.overBudget += r.overBudget;
+    t.requests += r.requests;
+    t.idKept += r.identifiers.kept;
+    t.idTotal += r.identifiers.total;
+    t.crossings += Math.floor(r.sessionTokens / r.budget);
+  }
+  return t;
+}
+
+function costSection(dir: string, cost: { priceModel: typeof PRICE_MODEL; rows: CostRow[] }): string[] {
+  const p = cost.priceModel;
+  const budgets = [...new Set(cost.rows.map((r) => r.budget))];
+  const sessions = [...new Set(cost.rows.map((r) => r.session))];
+  const out = [
+    '## Session cost on the corpus',
+    '',
+    `All ${sessions.length} corpus sessions replayed request by request (a request before each assistant message), in-process, offline extractive summarizer (deterministic). ` +
+      `Price model: input $${p.inputPerM}/M tokens (a cache write costs the same), cached input ${100 * p.cachedShare}% of that, output $${p.outputPerM}/M; ` +
+      `the provider caches the prefix a request shares with the previous one when it is ≥ ${p.minCachedTokens} tokens, in ${p.cacheBlockTokens}-token blocks. ` +
+      `Summaries are billed as if a model wrote them (reading the folded part at the input price, writing at the output price), though the offline summarizer costs nothing. ` +
+      `Cost ratios are to keep-last-20 on the same sessions. "No compaction" is counted only on the sessions where every request fits the budget.`,
+    '',
+  ];
+  const goals: string[] = [];
+  for (const budget of budgets) {
+    const at = cost.rows.filter((r) => r.budget === budget);
+    const fits = new Set(
+      sessions.filter((s) => at.some((r) => r.session === s && r.strategy === 'no-compaction' && r.overBudget === 0))
+    );
+    const rowsFor = (s: StrategyName, only?: Set<string>): CostRow[] =>
+      at.filter((r) => r.strategy === s && (!only || only.has(r.session)));
+    const base = totals(rowsFor('keep-last-20'));
+    const baseFits = totals(rowsFor('keep-last-20', fits));
+    out.push(`### Budget ${budget / 1000}k`, '');
+    out.push(
+      ...table(
+        [
+          'strategy',
+          'billed cost vs keep-last-20',
+          'input tokens vs keep-last-20',
+          'prefix reused',
+          'billed at cache price',
+          'summaries',
+          'per budget crossing',
+          'requests over budget',
+          'identifiers kept',
+        ],
+        STRATEGIES.map((s) => {
+          const only = s === 'no-compaction' ? fits : undefined;
+          const t = totals(rowsFor(s, only));
+          const b = only ? baseFits : base;
+          const note = only ? ` (${fits.size}/${sessions.length} sessions fit)` : '';
+          return [
+            s + note,
+            only && fits.size === 0 ? '—' : x(t.cost / b.cost),
+            only && fits.size === 0 ? '—' : x(t.tokens / b.tokens),
+            pct(t.prefix / t.tokens),
+            pct(t.cached / t.tokens),
+            String(t.folds),
+            f(t.folds / Math.max(1, t.crossings), 2),
+            `${t.overBudget} / ${t.requests}`,
+            t.idTotal === 0 ? 'all (none left)' : `${pct(t.idKept / t.idTotal)} (${t.idKept}/${t.idTotal})`,
+          ];
+        })
+      ),
+      ''
+    );
+    const ours = totals(rowsFor('durable-compaction'));
+    goals.push(
+      `${budget / 1000}k: **${x(ours.cost / base.cost)}** (${f(ours.folds / Math.max(1, ours.crossings), 2)} folds per crossing)`
+    );
+  }
+  out.push(
+    `Goal: ≤ 0.5× the keep-last-20 baseline's billed cost with ≤ 1 fold per budget crossing. Measured: ${goals.join('; ')}. ` +
+      'A budget crossing is one budget of session tokens (floor(session tokens / budget) per session); "prefix reused" is the share of input tokens that repeat the previous request from its first message; identifiers are those of messages that left the context, found verbatim in the final context.',
+    ''
+  );
+  out.push(...costSummary(cost.rows, budgets), '');
+  const plot = cost.rows.filter((r) => r.perRequest);
+  if (plot.length > 0) {
+    const budget = plot[0]!.budget;
+    writeFileSync(
+      join(dir, 'context-per-request.svg'),
+      lineChart({
+        title: `${plot[0]!.session} at ${budget / 1000}k: tokens sent per request`,
+        xLabel: 'request',
+        yLabel: 'input tokens',
+        series: plot.map((r) => ({ name: r.strategy, values: r.perRequest! })),
+        hLines: [{ label: 'budget', value: budget }],
+      }) + '\n'
+    );
+    out.push('![context tokens per request](context-per-request.svg)', '');
+  }
+  out.push('<details><summary>Per session</summary>', '');
+  out.push(
+    ...table(
+      [
+        'session',
+        'budget',
+        'strategy',
+        'requests',
+        'input tokens',
+        'max request',
+        'over budget',
+        'summaries',
+        'prefix reused',
+        'billed $',
+        'identifiers kept',
+      ],
+      cost.rows.map((r) => [
+        r.session,
+        `${r.budget / 1000}k`,
+        r.strategy,
+        String(r.requests),
+        String(r.tokensSent),
+        String(r.maxTokens),
+        String(r.overBudget),
+        String(r.folds),
+        pct(r.prefixTokens / r.tokensSent),
+        f(r.inputCost + r.summaryCost, 3),
+        `${r.identifiers.kept}/${r.identifiers.total}`,
+      ])
+    ),
+    '',
+    '</details>',
+    ''
+  );
+  return out;
+}
+
+/** One line per strategy over all budgets (the README's table); no compaction only where it fits. */
+function costSummary(rows: CostRow[], budgets: number[]): string[] {
+  const cell = (s: StrategyName, fn: (t: Totals, base: Totals) => string): string =>
+    budgets
+      .map((budget) => {
+        const at = rows.filter((r) => r.budget === budget);
+        const fits = new Set(
+          at.filter((r) => r.strategy === 'no-compaction' && r.overBudget === 0).map((r) => r.session)
+        );
+        const pick = (name: StrategyName): CostRow[] =>
+          at.filter((r) => r.strategy === name && (s !== 'no-compaction' || fits.has(r.session)));
+        const t = totals(pick(s));
+        return t.requests === 0 ? '—' : fn(t, totals(pick('keep-last-20')));
+      })
+      .join(' / ');
+  return [
+    `Summary over all sessions, budgets ${budgets.map((b) => `${b / 1000}k`).join(' / ')}:`,
+    '',
+    ...table(
+      [
+        'strategy',
+        'billed cost vs keep-last-20',
+        'prefix reused',
+        'summaries per budget crossing',
+        'requests over budget',
+        'identifiers kept',
+      ],
+      STRATEGIES.map((s) => [
+        s === 'no-compaction' ? 'no compaction (sessions that fit)' : s,
+        cell(s, (t, b) => x(t.cost / b.cost)),
+        cell(s, (t) => pct(t.prefix / t.tokens)),
+        cell(s, (t) => f(t.folds / Math.max(1, t.crossings), 2)),
+        cell(s, (t) => `${t.overBudget}`),
+        cell(s, (t) => (t.idTotal === 0 ? 'all' : pct(t.idKept / t.idTotal))),
+      ])
+    ),
+  ];
+}
+
+/** Writes report.md (and the SVGs) into `dir` from whatever results are there. */
+export function writeReport(dir: string, info: RunInfo): void {
+  const m = info.machine;
+  const lines = [
+    '# Benchmark report',
+    '',
+    `Written by \`npm run bench\` on ${info.date}: ${m.cpus} × ${m.model}, ${f(m.memoryGB, 0)} GB, ${m.os}, Node ${m.node}. ` +
+      `The Temporal dev server (in-memory) runs on the same machine. Whole run: ${f(info.totalSeconds / 60, 1)} min (${Object.entries(
+        info.seconds
+      )
+        .map(([k, v]) => `${k} ${f(v, 0)} s`)
+        .join(', ')}).`,
+    '',
+  ];
+  const o = read<OverheadResult>(dir, 'overhead.json');
+  if (o) lines.push(...overheadSection(dir, o));
+  const g = read<GrowthResult>(dir, 'growth.json');
+  if (g) lines.push(...growthSection(dir, g));
+  const s = read<{ rows: ScaleRow[] }>(dir, 'scale.json');
+  if (s) lines.push(...scaleSection(s.rows));
+  const c = read<{ priceModel: typeof PRICE_MODEL; rows: CostRow[] }>(dir, 'cost.json');
+  if (c) lines.push(...costSection(dir, c));
+  for (const [file, title] of [
+    ['workflow.md', 'Corpus sessions through the workflow'],
+    ['tokens.md', 'Token counting (its own header says which run)'],
+  ] as const) {
+    if (existsSync(join(dir, file))) lines.push(`## ${title}`, '', readFileSync(join(dir, file), 'utf8').trim(), '');
+  }
+  writeFileSync(join(dir, 'report.md'), lines.join('\n'));
+}
