@@ -20,7 +20,7 @@ export interface MeasureOptions {
   seeds?: readonly number[];
   /** Folds per run. @default 5 */
   folds?: number;
-  /** Non-instruction tokens the smallest budget leaves. @default 3000 */
+  /** Non-instruction tokens the smallest budget leaves. @default 3000, lowered by 500 down to 1500 until 5 folds */
   floor?: number;
   summarizer?: SummarizerConfig;
   /** A summarizer instead of the configured one (a control for the harness). */
@@ -44,13 +44,33 @@ export interface CanaryReport {
   stale: Ratio;
   /** Summary tokens and the original tokens they stand for, after the last fold of each run, summed over runs. */
   size: { summaryTokens: number; coveredTokens: number };
-  /** Per session: folds reached (minimum over seeds), summary/covered after the last fold (worst seed). */
-  sessions: { name: string; folds: number; budgets: number[]; worstRatio: number }[];
+  /**
+   * Per session: folds reached (minimum over seeds); the worst summary/covered of any fold covering at least
+   * {@link SMALL_FOLD_TOKENS} original tokens (0 when none did), and the largest summary of a smaller fold (0 when none).
+   */
+  sessions: { name: string; folds: number; budgets: number[]; worstRatio: number; smallFoldMaxSummary: number }[];
+  /** Every fold: the worst summary/covered of folds covering at least {@link SMALL_FOLD_TOKENS}, and the smaller folds. */
+  perFold: { worstRatio: number; folds: number; smallFolds: number; smallFoldMaxSummary: number };
   /** Folds attempted and folds that failed unfolded. */
   folds: { attempted: number; failed: number };
 }
 
 const empty = (): Ratio => ({ kept: 0, total: 0 });
+
+/** The floors tried in turn (see `MeasureOptions.floor`). */
+const DEFAULT_FLOORS = [3000, 2500, 2000, 1500];
+
+/**
+ * A fold covering fewer original tokens than this is a small fold: its summary is bounded in tokens
+ * ({@link SMALL_FOLD_MAX_SUMMARY}), not as a share. The state ledger is never shortened to meet a share, and a short,
+ * rule-dense stretch of conversation (the harness plants seven canaries in as little as 1 700 tokens) has a ledger
+ * worth more than 15% of it.
+ */
+export const SMALL_FOLD_TOKENS = 4000;
+/** The largest summary of a small fold, tokens (the acceptance bound for folds under {@link SMALL_FOLD_TOKENS}). */
+export const SMALL_FOLD_MAX_SUMMARY = 640;
+/** Summary over the original tokens it stands for, at most, for every fold covering {@link SMALL_FOLD_TOKENS} or more. */
+export const MAX_SUMMARY_SHARE = 0.15;
 
 /**
  * The budget of each fold: a third of the session's tokens (at most 24 000, at least 1.25 × the floor), then 0.8 of
@@ -83,13 +103,15 @@ export async function measureCanaries(options: MeasureOptions = {}): Promise<Can
     stale: empty(),
     size: { summaryTokens: 0, coveredTokens: 0 },
     sessions: [],
+    perFold: { worstRatio: 0, folds: 0, smallFolds: 0, smallFoldMaxSummary: 0 },
     folds: { attempted: 0, failed: 0 },
   };
   for (const { name, messages } of chosen) {
     const counts = counter.countMessages(messages, 'chat');
     const total = counts.reduce((a, b) => a + b, 0);
     const instructions = messages.reduce((a, m, i) => a + (m.role === 'system' ? counts[i]! : 0), 0);
-    const budgets = budgetSchedule(total, instructions, options.floor ?? 3000, folds);
+    const floors = options.floor !== undefined ? [options.floor] : DEFAULT_FLOORS;
+    let budgets: number[] = [];
     const run = (msgs: typeof messages, canaries?: Parameters<typeof runFolds>[1]['canaries']) =>
       runFolds(msgs, {
         budgets,
@@ -99,11 +121,18 @@ export async function measureCanaries(options: MeasureOptions = {}): Promise<Can
         ...(options.summarize ? { summarize: options.summarize } : {}),
         ...(canaries ? { canaries } : {}),
       });
-    // A dry run finds how far five folds reach, so that "late" means late in what gets folded.
-    const dry = await run(messages);
+    // A dry run finds how far five folds reach, so that "late" means late in what gets folded; a short session gets
+    // the next lower floor until it folds five times (small summaries leave room for more turns between folds).
+    let dry: FoldRound[] = [];
+    for (const floor of floors) {
+      budgets = budgetSchedule(total, instructions, floor, folds);
+      dry = await run(messages);
+      if (dry.length >= folds) break;
+    }
     const prefix = dry.length >= folds ? dry[folds - 1]!.ingested : messages.length;
     let minFolds = Infinity;
     let worstRatio = 0;
+    let smallFoldMaxSummary = 0;
     for (const seed of seeds) {
       const planted = plantCanaries(messages, prefix, seed);
       const rounds: FoldRound[] = await run(planted.messages, planted.canaries);
@@ -111,6 +140,15 @@ export async function measureCanaries(options: MeasureOptions = {}): Promise<Can
       report.folds.attempted += rounds.length;
       report.folds.failed += rounds.filter((r) => !r.ok).length;
       const ok = rounds.filter((r) => r.ok);
+      for (const r of ok) {
+        if (r.coveredTokens >= SMALL_FOLD_TOKENS) {
+          worstRatio = Math.max(worstRatio, r.summaryTokens / r.coveredTokens);
+          report.perFold.folds += 1;
+        } else {
+          smallFoldMaxSummary = Math.max(smallFoldMaxSummary, r.summaryTokens);
+          report.perFold.smallFolds += 1;
+        }
+      }
       minFolds = Math.min(minFolds, ok.length);
       ok.forEach((r, k) => {
         for (const p of r.planted) {
@@ -129,9 +167,11 @@ export async function measureCanaries(options: MeasureOptions = {}): Promise<Can
       report.stale.kept += last.stale.size;
       report.size.summaryTokens += last.summaryTokens;
       report.size.coveredTokens += last.coveredTokens;
-      worstRatio = Math.max(worstRatio, last.summaryTokens / Math.max(1, last.coveredTokens));
     }
-    report.sessions.push({ name, folds: minFolds === Infinity ? 0 : minFolds, budgets, worstRatio });
+    report.perFold.worstRatio = Math.max(report.perFold.worstRatio, worstRatio);
+    report.perFold.smallFoldMaxSummary = Math.max(report.perFold.smallFoldMaxSummary, smallFoldMaxSummary);
+    const reached = minFolds === Infinity ? 0 : minFolds;
+    report.sessions.push({ name, folds: reached, budgets, worstRatio, smallFoldMaxSummary });
   }
   return report;
 }
@@ -151,9 +191,12 @@ export function formatReport(report: CanaryReport): string {
   const rows = CANARY_TYPES.map((t) => `| ${t} | ${report.byType[t].map(pct).join(' | ')} |`);
   const pos = CANARY_POSITIONS.map((p) => `${p} ${pct(report.byPosition[p])}`).join(' · ');
   const ratio = (100 * report.size.summaryTokens) / Math.max(1, report.size.coveredTokens);
+  const small = (n: number): string => (n > 0 ? `${n}` : '—');
   const sessions = report.sessions.map(
-    (s) => `| ${s.name} | ${s.folds} | ${s.budgets.join(' → ')} | ${(100 * s.worstRatio).toFixed(1)}% |`
+    (s) =>
+      `| ${s.name} | ${s.folds} | ${s.budgets.join(' → ')} | ${(100 * s.worstRatio).toFixed(1)}% | ${small(s.smallFoldMaxSummary)} |`
   );
+  const pf = report.perFold;
   return [
     head,
     rule,
@@ -161,9 +204,10 @@ export function formatReport(report: CanaryReport): string {
     '',
     `By position, after the last fold: ${pos}.`,
     `Superseded values still stated: ${pct(report.stale)}. Summary after the last fold: ${ratio.toFixed(1)}% of the original tokens it stands for (${report.size.summaryTokens} / ${report.size.coveredTokens}, summed over ${report.runs} runs). Folds: ${report.folds.attempted} attempted, ${report.folds.failed} failed.`,
+    `Per fold: worst summary ${(100 * pf.worstRatio).toFixed(1)}% of the original tokens it stands for over the ${pf.folds} folds covering ${SMALL_FOLD_TOKENS}+ tokens; the ${pf.smallFolds} smaller folds' largest summary: ${pf.smallFoldMaxSummary} tokens.`,
     '',
-    '| session | folds reached | budgets | summary / covered, worst seed |',
-    '|---|---|---|---|',
+    `| session | folds reached | budgets | summary / covered, worst fold (covering ${SMALL_FOLD_TOKENS}+ tokens) | largest summary of a smaller fold, tokens |`,
+    '|---|---|---|---|---|',
     ...sessions,
   ].join('\n');
 }

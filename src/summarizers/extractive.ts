@@ -24,9 +24,11 @@ export function extractiveAttempt(
   const half = (n: number): number => Math.max(1, Math.floor(n / (attempt > 1 ? 2 : 1)));
   const text = buildDigest(transcript.items, {
     maxTokens: half(summaryCap(req.budget, req.foldedTokens)),
-    narrativeTokens: half(digestCap(config, req.budget)),
+    narrativeTokens: half(digestCap(config, req.budget, req.foldedTokens)),
     // The task stays verbatim up to 40% of the summary's usual size; a longer one is clipped with a pointer to it.
-    taskTokens: half(config.extractive?.userTokens ?? Math.floor(0.4 * digestCap(config, req.budget))),
+    taskTokens: half(
+      config.extractive?.userTokens ?? Math.floor(0.4 * digestCap(config, req.budget, req.foldedTokens))
+    ),
     ...(config.extractive?.actionArgClip !== undefined ? { actionArgClip: config.extractive.actionArgClip } : {}),
     ...(req.seqs ? { seqs: req.seqs } : {}),
     count: (s) => counter.countText(s),

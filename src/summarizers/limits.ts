@@ -19,15 +19,20 @@ export function maxOutputTokens(config: SummarizerConfig, budget: number): numbe
   return n > 0 ? n : undefined;
 }
 
+/** The identifier ledger's default cap as a share of the tokens the fold takes in (see {@link ledgerCap}). */
+export const LEDGER_FOLDED_SHARE = 0.04;
+
 /**
- * The ledger's cap: `config.ledger.maxTokens` or `min(1200, floor(budget / 20))`, never more than the room left
- * between the summary and what it folds (so the ledger cannot make a valid summary too large).
+ * The identifier ledger's cap: `config.ledger.maxTokens`, or `min(1200, floor(budget / 20))` and at most 4% of the
+ * tokens the fold takes in (a small fold gets a small list); never more than the room left between the summary and
+ * what it folds (so the ledger cannot make a valid summary too large).
  *
  * @returns the cap in tokens (0 disables)
  */
-export function ledgerCap(config: SummarizerConfig, budget: number, headroom: number): number {
+export function ledgerCap(config: SummarizerConfig, budget: number, headroom: number, foldedTokens = Infinity): number {
   if (config.ledger?.enabled === false) return 0;
-  const cap = config.ledger?.maxTokens ?? Math.min(1200, Math.floor(budget / 20));
+  const cap =
+    config.ledger?.maxTokens ?? Math.min(1200, Math.floor(budget / 20), Math.floor(LEDGER_FOLDED_SHARE * foldedTokens));
   return Math.max(0, Math.min(cap, headroom));
 }
 
@@ -42,14 +47,20 @@ export function summaryCap(budget: number, foldedTokens: number): number {
   return Math.max(1, Math.min(Math.floor(budget / 4), SUMMARY_MAX_OUTPUT_TOKENS, foldedTokens - 2));
 }
 
+/** The extractive summary's usual size as a share of the tokens it folds (see {@link digestCap}). */
+export const DIGEST_FOLDED_SHARE = 0.1;
+
 /**
  * The extractive summary's usual size, which the narrative fills up to after the task and ledger:
- * `config.extractive.maxTokens` or `min(2000, floor(budget / 10))`.
+ * `config.extractive.maxTokens` or `min(2000, floor(budget / 10))`, and never more than a tenth of the tokens the fold
+ * takes in (`foldedTokens`), so that a small fold is not summarised at the size of a large one: a fold lands near half
+ * the budget, so without this share a first fold's summary would be a fifth of what it replaces.
  *
  * @returns the cap in tokens
  */
-export function digestCap(config: SummarizerConfig, budget: number): number {
-  return config.extractive?.maxTokens ?? Math.min(2000, Math.floor(budget / 10));
+export function digestCap(config: SummarizerConfig, budget: number, foldedTokens = Infinity): number {
+  const usual = config.extractive?.maxTokens ?? Math.min(2000, Math.floor(budget / 10));
+  return Math.max(1, Math.min(usual, Math.floor(DIGEST_FOLDED_SHARE * foldedTokens)));
 }
 
 /**

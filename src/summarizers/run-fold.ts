@@ -151,7 +151,7 @@ function accept(
       stateAppended = checked.appended;
     }
   }
-  const cap = ledgerCap(config, request.budget, request.foldedTokens - summaryTokens - 1);
+  const cap = ledgerCap(config, request.budget, request.foldedTokens - summaryTokens - 1, request.foldedTokens);
   let ledger = applyLedger(text, identifiers, { maxTokens: cap, count: (s) => counter.countText(s) });
   let finalTokens = ledger.appended.length > 0 ? counter.countText(ledger.text) : summaryTokens;
   if (finalTokens >= request.foldedTokens) {

@@ -15,7 +15,7 @@ export type SummarizerMode = 'extractive' | 'chat' | 'responses' | 'compact';
 export interface ExtractiveOptions {
   /**
    * The size the narrative (assistant notes, tool actions) fills the summary up to, task and ledger included; a larger
-   * ledger goes up to the hard cap `min(budget / 4, 8192)` and leaves no narrative. @default min(2000, floor(budget / 10))
+   * ledger goes up to the hard cap `min(budget / 4, 8192)` and leaves no narrative. @default min(2000, floor(budget / 10)), at most 10% of the folded tokens
    */
   maxTokens?: number;
   /** Cap on the task (the first user request) kept verbatim before it is clipped. @default 40% of `maxTokens` */

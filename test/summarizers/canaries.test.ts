@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { CANARY_TYPES } from '../../bench/canaries/generator';
 import type { CanaryReport } from '../../bench/canaries/measure';
-import { formatReport, measureCanaries } from '../../bench/canaries/measure';
+import {
+  formatReport,
+  MAX_SUMMARY_SHARE,
+  measureCanaries,
+  SMALL_FOLD_MAX_SUMMARY,
+  SMALL_FOLD_TOKENS,
+} from '../../bench/canaries/measure';
 import { plantCanaries } from '../../bench/canaries/plant';
 import { runFolds } from '../../bench/canaries/run';
 import { maxOutputTokens } from '../../src/summarizers/limits';
@@ -48,9 +54,20 @@ describe('canary survival through five folds (extractive summary + state ledger)
     assert.ok(report.stale.kept / report.stale.total <= 0.05, `${report.stale.kept}/${report.stale.total}`);
   });
 
-  it('keeps the summary within 15% of the original tokens it stands for', () => {
+  it('keeps the summary within 15% of the original tokens it stands for, pooled', () => {
     const { summaryTokens, coveredTokens } = report.size;
-    assert.ok(summaryTokens / coveredTokens <= 0.15, `${summaryTokens} / ${coveredTokens}`);
+    assert.ok(summaryTokens / coveredTokens <= MAX_SUMMARY_SHARE, `${summaryTokens} / ${coveredTokens}`);
+  });
+
+  it(`keeps every fold's summary within 15% of what it stands for (folds under ${SMALL_FOLD_TOKENS} tokens: at most ${SMALL_FOLD_MAX_SUMMARY} tokens)`, () => {
+    assert.ok(report.perFold.folds >= SESSIONS.length * 3 * 3, `only ${report.perFold.folds} folds measured`);
+    for (const s of report.sessions) {
+      assert.ok(
+        s.worstRatio <= MAX_SUMMARY_SHARE,
+        `${s.name}: a fold's summary is ${(100 * s.worstRatio).toFixed(1)}%`
+      );
+      assert.ok(s.smallFoldMaxSummary <= SMALL_FOLD_MAX_SUMMARY, `${s.name}: ${s.smallFoldMaxSummary} tokens`);
+    }
   });
 
   it('can fail: a summary that keeps nothing loses the early canaries (control)', async () => {
