@@ -101,7 +101,32 @@ async function main(): Promise<void> {
       await background.close();
       ids.push(background.workflowId);
 
-      for (const workflowId of ids) {
+      // Pins and rules: a pinned message (client and raw update), rules set at start and replaced by configure,
+      // folds that keep both, a refused pin over the quarter of the budget, and clear.
+      const pins = open(uniqueConversationId('replay-pins'), { budget: 2000, rules: ['Never book before 07:00.'] });
+      await pins.prepare([
+        { role: 'system', content: 'You are a travel agent.' },
+        { ...user('My seat: aisle.'), pin: true },
+      ]);
+      await env.client.workflow.getHandle(pins.workflowId).executeUpdate('append', {
+        args: [{ messages: [{ ...user('Raw pin: invoices to ap@example.org.'), pin: true }] }],
+      });
+      for (let k = 0; k < 24; k++) {
+        await pins.prepare([
+          user(`Request ${k}: ${'check the fare rules of order 5000 and its change fees. '.repeat(8)}`),
+        ]);
+        await pins.record(assistant(`done ${k}`));
+        if (k === 10) await pins.configure({ rules: ['Never book before 08:00.'] });
+      }
+      await pins
+        .prepare([{ ...user(`Remember: ${'the aisle seat and the loyalty number, '.repeat(60)}`), pin: true }])
+        .catch(() => undefined);
+      await pins.clear();
+      await pins.close();
+      ids.push(pins.workflowId);
+
+      // RECORD_ONLY=<label> saves just the histories whose workflow id holds it (the others still run).
+      for (const workflowId of ids.filter((w) => !process.env.RECORD_ONLY || w.includes(process.env.RECORD_ONLY))) {
         let run = 0;
         for await (const { history } of env.client.workflow
           .list({ query: `WorkflowId = '${workflowId}'` })

@@ -29,7 +29,8 @@ export async function keepUnderByteBudget(
 ): Promise<number> {
   const s = state.s;
   const max = s.settings.maxContextBytes ?? DEFAULT_MAX_CONTEXT_BYTES;
-  const weighed = s.live.map((e) => ({ raw: e.raw, seq: e.seq, bytes: jsonBytes(e.raw) }));
+  // A pinned message stays verbatim (no sequence number: never lightened).
+  const weighed = s.live.map((e) => ({ raw: e.raw, seq: e.pinned ? null : e.seq, bytes: jsonBytes(e.raw) }));
   const replaced = lightenToBudget(
     weighed,
     max,

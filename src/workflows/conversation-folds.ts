@@ -39,6 +39,7 @@ import {
 import { foldDetails, layoutNow, prefixStands, progressOf, type FoldProgress, type PendingFold } from './pending-fold';
 import { local } from './local-activities';
 import { planOptions, type RunLimits } from './settings';
+import { pinnedIndices } from './pins';
 
 /** Marks histories written since background folds; older histories replay with blocking folds. */
 export const BACKGROUND_FOLDS_PATCH = 'background-folds';
@@ -302,6 +303,9 @@ export class ConversationFolds {
     const counted = this.state.countedTokens();
     const estimate = this.estimate();
     const options = roundsFloorAsRecorded({ ...planOptions(s.settings), triggerRatio });
+    const pinned = pinnedIndices(s.live);
+    // Messages the caller pinned are kept verbatim by every fold, as `plan.pin` keeps what it selects.
+    if (pinned.length > 0) options.pin = { ...options.pin, indices: [...(options.pin?.indices ?? []), ...pinned] };
     if (soft && options.targetRatio === undefined) {
       // Planned early, applied later: aim lower, so that after the growth while it is written it lands where a fold
       // at the trigger would have (0.5 × 0.7 / 0.9 ≈ 0.39 of the budget with the defaults).

@@ -22,11 +22,29 @@ import {
 import { local } from './local-activities';
 import { ingestInput } from './ingest-input';
 import { Mutex } from './mutex';
-import { mergeSettings, type ConversationSettings, type RunLimits, type SettingsPatch } from './settings';
+import {
+  mergeSettings,
+  SettingsError,
+  type ConversationSettings,
+  type RunLimits,
+  type SettingsPatch,
+} from './settings';
 import { toFailure } from './guard';
 import { keepUnderByteBudget } from './byte-budget';
 import { appendShapeProblem } from './validate-append';
 import { VersionMismatch } from './writers';
+import {
+  hasPinField,
+  isRulesEntry,
+  PinBudgetError,
+  pinnedTokens,
+  PINS_PATCH,
+  placeRules,
+  prepareRules,
+  splitPins,
+  type PreparedRules,
+} from './pins';
+import type { StagedAppend } from './conversation-state';
 import type { LegacySummarizerPolicy } from './summarizer-settings';
 import type { EntryKey } from './patch';
 import { prefixReuse, type PrefixReuse } from './prefix-reuse';
@@ -122,18 +140,40 @@ export class ConversationRunner {
     const run = this.mutex.run(async () => {
       // Asked before any await: a patch marker must land at the same point of the task in every replay.
       const byteBudget = patched(PATCH.byteBudget);
+      const pins = this.usesPins(input) && patched(PINS_PATCH);
+      // `pin` never reaches the model or the archive: the messages are stored without it, their entries marked.
+      const split = pins ? splitPins(input) : null;
       let staged;
       try {
-        staged = this.state.stage(input);
+        staged = this.state.stage(split ? split.input : input);
       } catch (err) {
         throw rejected(err);
       }
       const s = this.state.s;
       if (input.reported) this.calibrate(input.reported.version, input.reported.usage.inputTokens);
+      const staging = staged;
+      const positions = (of: Set<number> | undefined): number[] =>
+        of ? staging.sentIndex.flatMap((sent, i) => (of.has(sent) ? [i] : [])) : [];
+      const pinnedNew = positions(split?.pinned);
+      // Checked before anything is archived: pins over their share of the budget store nothing.
+      const rules = pins ? await this.prepareRulesFor(staged, pinnedNew) : null;
       if (staged.messages.length > 0) {
         const ingested = await local.ingest(ingestInput(s, staged));
         s.fixedTokens = ingested.fixedTokens;
-        this.state.commitAppend(staged, ingested.counts, ingested.clipped, input.clientSeq, input.writer);
+        // A pinned message comes back to the caller without its flag: an insert in the patch, like a clipped one.
+        const clipped = new Set(ingested.clipped.map((c) => c.index));
+        const unflagged = positions(split?.flagged)
+          .filter((i) => !clipped.has(i))
+          .map((i) => ({ index: i, raw: staged.messages[i], tokens: ingested.counts[i] ?? 0 }));
+        this.state.commitAppend(
+          staged,
+          ingested.counts,
+          [...ingested.clipped, ...unflagged],
+          input.clientSeq,
+          input.writer
+        );
+        const first = s.live.length - staged.messages.length;
+        for (const i of pinnedNew) s.live[first + i]!.pinned = true;
         Object.assign(stored, { stored: true, version: s.version });
         await this.evictAtTurnStart(s.live.length - staged.messages.length);
         if (byteBudget) {
@@ -145,6 +185,7 @@ export class ConversationRunner {
       } else {
         this.state.commitAppend(staged, [], [], input.clientSeq, input.writer);
       }
+      if (rules && s.format) this.placeRules(rules);
       const outcome: FoldOutcome = decide
         ? await this.folds.atPrepare()
         : { decision: 'append only: no fold decision' };
@@ -178,6 +219,44 @@ export class ConversationRunner {
     const reuse = prefixReuse(this.lastPrepared, live);
     this.lastPrepared = live.map(({ uid, rev }) => ({ uid, rev }));
     return reuse;
+  }
+
+  /** Whether an append involves pins or rules (so the pins patch applies): a `pin` field, rules set or in place. */
+  private usesPins(input: AppendInput): boolean {
+    const s = this.state.s;
+    return hasPinField(input) || (s.settings.rules ?? []).length > 0 || s.live.some(isRulesEntry);
+  }
+
+  /**
+   * Counts the pinned messages of an append and the rules element when it changes, and checks they fit their share
+   * of the budget. @returns the rules change to place after the commit, or `null`.
+   * @throws AppendRejected when pinned messages and rules would take more than a quarter of the budget.
+   */
+  private async prepareRulesFor(staged: StagedAppend, pinnedNew: number[]): Promise<PreparedRules | null> {
+    const s = this.state.s;
+    const format = s.format ?? staged.format;
+    const count = async (messages: unknown[]): Promise<number[]> =>
+      (await local.countTokens({ model: s.settings.model, format, messages })).counts;
+    const added = pinnedNew.length > 0 ? await count(pinnedNew.map((i) => staged.messages[i])) : [];
+    try {
+      return await prepareRules({
+        live: s.live,
+        format,
+        rules: s.settings.rules ?? [],
+        budget: s.settings.budget,
+        addedPinned: added.reduce((a, b) => a + b, 0),
+        count: async (raw) => (await count([raw]))[0] ?? 0,
+      });
+    } catch (err) {
+      throw err instanceof PinBudgetError ? new AppendRejected(err.message) : err;
+    }
+  }
+
+  /** Puts the rules element in place after the leading instructions; bumps the version. */
+  private placeRules(rules: PreparedRules): void {
+    const t = this.state.transcript();
+    placeRules(this.state.s.live, rules, (i) => t.items[i]?.role === 'instructions', this.state.s.version + 1);
+    this.state.s.version++;
   }
 
   /** `append` signal: as the update, but errors can only be recorded. */
@@ -239,6 +318,23 @@ export class ConversationRunner {
       } catch (err) {
         throw rejected(err);
       }
+      const pinsInvolved = (next.rules ?? []).length > 0 || pinnedTokens(s.live) > 0;
+      let rules = null;
+      if (pinsInvolved && s.format && patched(PINS_PATCH)) {
+        try {
+          rules = await prepareRules({
+            live: s.live,
+            format: s.format,
+            rules: next.rules ?? [],
+            budget: next.budget,
+            addedPinned: 0,
+            count: async (raw) =>
+              (await local.countTokens({ model: next.model, format: s.format!, messages: [raw] })).counts[0] ?? 0,
+          });
+        } catch (err) {
+          throw rejected(err instanceof PinBudgetError ? new SettingsError(err.message) : err);
+        }
+      }
       if (next.model !== s.settings.model && s.live.length > 0 && s.format) {
         // Another model may use another vocabulary: every stored count must be redone with it.
         const counted = await local.countTokens({ model: next.model, format: s.format, messages: this.state.raws() });
@@ -247,6 +343,7 @@ export class ConversationRunner {
         s.calibration = null;
       }
       s.settings = next;
+      if (rules) this.placeRules(rules);
       return next;
     });
   }

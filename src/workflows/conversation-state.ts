@@ -23,6 +23,8 @@ export interface LiveEntry extends EntryKey {
   tokens: number;
   /** Archive sequence number of the original message; `null` for summaries the workflow wrote. */
   seq: number | null;
+  /** The caller pinned it (`pin: true`): every fold keeps it verbatim, `clear` keeps it (see `pins.ts`). */
+  pinned?: boolean;
 }
 
 /** Everything carried across continue-as-new: plain JSON. */
@@ -323,12 +325,12 @@ export class ConversationState {
     if (gone.size > 0) this.s.recentIds = this.s.recentIds.filter((id) => !gone.has(id));
   }
 
-  /** Drops everything but the instructions (system/developer messages). @returns the number of messages removed. */
+  /** Drops everything but the instructions (system/developer messages, rules) and pinned messages. @returns the number of messages removed. */
   clear(): number {
     if (this.s.closed) throw new AppendRejected('the conversation is closed');
     const t = this.transcript();
     const before = this.s.live.length;
-    this.s.live = this.s.live.filter((_, i) => t.items[i]!.role === 'instructions');
+    this.s.live = this.s.live.filter((e, i) => t.items[i]!.role === 'instructions' || e.pinned === true);
     this.s.backoff = null;
     this.s.version++;
     return before - this.s.live.length;

@@ -8,6 +8,7 @@ import { checkFoldSettings, defaultFoldSettings, foldSettingKeys, type FoldSetti
 import { unknownKeyMessage } from '../core/input/known-keys';
 import { checkPlanSettings } from './validate-plan';
 import { checkLimits } from './validate-limits';
+import { checkRules } from './pins';
 import {
   defaultSummarizerSettings,
   mergeSummarizerSettings,
@@ -50,6 +51,12 @@ export interface ConversationSettings extends FoldSettings {
    */
   evictAtRatio: number;
   summarizer: SummarizerSettings;
+  /**
+   * Rules the model must keep verbatim whatever is folded: one rules element right after the system prompt (see
+   * `pins.ts`); `configure` replaces the list. At most 64 rules of 2 000 characters, 16 384 together; with pinned
+   * messages at most a quarter of the budget. Absent in conversations started before rules existed. @default []
+   */
+  rules?: string[];
 }
 
 /** The planning options a conversation may set beyond budget, trigger and policy. */
@@ -136,6 +143,7 @@ export function mergeSettings(
     'plan',
     'evictAtRatio',
     'summarizer',
+    'rules',
     ...foldSettingKeys,
   ];
   if (strict) {
@@ -163,6 +171,13 @@ export function mergeSettings(
       );
     }
     out.evictAtRatio = p.evictAtRatio;
+  }
+  if (p.rules !== undefined) {
+    try {
+      out.rules = checkRules(p.rules);
+    } catch (err) {
+      throw new SettingsError((err as Error).message);
+    }
   }
   try {
     Object.assign(out, checkFoldSettings(p));

@@ -8,6 +8,7 @@ import { tooDeep, unknownKeyMessage } from '../core/input/known-keys';
 import { SUMMARY_MARKER } from '../core/messages/summary-marker';
 import { contentText } from '../core/messages/text';
 import { utf8Length } from './bytes';
+import { pinProblem } from './pins';
 import { show } from './validate-plan';
 
 /** Largest append input in bytes of JSON: it is stored in one history event, and the server refuses events over 2 MiB. */
@@ -97,6 +98,8 @@ function reportedProblem(reported: unknown): string | undefined {
 function messageProblem(raw: unknown): string | undefined {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined; // the adapters name this
   const msg = raw as Record<string, unknown>;
+  const pin = pinProblem(msg);
+  if (pin) return pin;
   if (Array.isArray(msg.content)) {
     for (let p = 0; p < msg.content.length; p++) {
       const part: unknown = msg.content[p];

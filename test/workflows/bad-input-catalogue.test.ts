@@ -205,6 +205,57 @@ const updateCases: UpdateCase[] = [
     /content\[0\]/,
   ],
   [
+    'pin a string',
+    'prepare',
+    { messages: [{ ...user('x'), pin: 'yes' }] },
+    'InvalidAppend',
+    /pin must be true or false/,
+  ],
+  [
+    'pin 1',
+    'prepare',
+    { messages: [{ ...user('x'), pin: 1 }] },
+    'InvalidAppend',
+    /message 0: pin must be true or false/,
+  ],
+  [
+    'pin on an assistant message',
+    'prepare',
+    { messages: [{ role: 'assistant', content: 'x', pin: true }] },
+    'InvalidAppend',
+    /pin is accepted on a user, system or developer message only/,
+  ],
+  [
+    'pin on a tool call',
+    'prepare',
+    { messages: [{ ...call('c1'), pin: true }] },
+    'InvalidAppend',
+    /pin is accepted on a user, system or developer message only/,
+  ],
+  [
+    'configure rules a string',
+    'configure',
+    { rules: 'be nice' },
+    'InvalidSettings',
+    /rules must be an array of strings/,
+  ],
+  ['configure rules [1]', 'configure', { rules: [1] }, 'InvalidSettings', /rules\[0\] must be a string/],
+  ['configure an empty rule', 'configure', { rules: ['ok', ' '] }, 'InvalidSettings', /rules\[1\] must not be empty/],
+  [
+    'configure 65 rules',
+    'configure',
+    { rules: Array.from({ length: 65 }, () => 'r') },
+    'InvalidSettings',
+    /at most 64 rules/,
+  ],
+  [
+    'configure a 3000-character rule',
+    'configure',
+    { rules: ['x'.repeat(3000)] },
+    'InvalidSettings',
+    /rules\[0\] is 3000 characters long, at most 2000/,
+  ],
+  [
     'configure plan.pin.roles 5',
     'configure',
     { plan: { pin: { roles: 5 } } },
@@ -286,6 +337,7 @@ const signalCases: [string, unknown, RegExp][] = [
   ['content parts [1, null]', { messages: [{ role: 'user', content: [1, null] }] }, /content\[0\]/],
   ['deep nesting', { messages: [{ role: 'user', content: 'x', meta: nested(2000) }] }, /nests deeper/],
   ['a summary impostor', { messages: [user(`${SUMMARY_MARKER}] hi`)] }, /reserved for summaries/],
+  ['pin "yes"', { messages: [{ ...user('x'), pin: 'yes' }] }, /pin must be true or false/],
 ];
 
 async function failureOf(p: Promise<unknown>): Promise<ApplicationFailure> {
@@ -447,6 +499,12 @@ describe('bad-input catalogue', function () {
         () => new ConversationClient({ client, conversationId: 'ok', taskQueue: 'q', settings: { budget: -1 } }),
         SettingsError,
         /budget/,
+      ],
+      [
+        'bad rules',
+        () => new ConversationClient({ client, conversationId: 'ok', taskQueue: 'q', settings: { rules: [''] } }),
+        SettingsError,
+        /rules\[0\] must not be empty/,
       ],
       [
         'a bad limit',
