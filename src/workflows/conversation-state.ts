@@ -7,7 +7,7 @@ import { applyTruncate } from '../core/fold/apply';
 import { emptyHotPaths, noteTurn, readsIn, type HotPaths } from '../core/fold/hot-paths';
 import type { FoldRecord } from '../core/fold/fold-record';
 import { detectFormat } from '../core/messages/detect';
-import { normalize } from '../core/messages/normalize';
+import { extendTranscript, normalize } from '../core/messages/normalize';
 import type { MessageFormat, Transcript } from '../core/messages/types';
 import { TranscriptValidationError } from '../core/messages/validate';
 import { utf8Length } from './bytes';
@@ -172,9 +172,13 @@ export class ConversationState {
       }
     });
     const format = this.s.format ?? (fresh.length > 0 ? safeDetect(fresh) : 'chat');
+    let extended: Transcript | undefined;
     if (fresh.length > 0) {
       try {
-        normalize([...this.raws(), ...fresh], format);
+        // Only the new messages are read: the live transcript is normalised once per version (see `transcript`).
+        extended = this.s.format
+          ? extendTranscript(this.transcript(), fresh)
+          : normalize([...this.raws(), ...fresh], format);
       } catch (err) {
         if (err instanceof TranscriptValidationError) {
           const at = err.index - this.s.live.length;
@@ -189,8 +193,12 @@ export class ConversationState {
     }
     // Keys the caller's mirror will hold once it adds what it sent: duplicates included, marked as unknown.
     input.messages.forEach((_, i) => before.push({ uid: `sent:${i}`, rev: 0 }));
+    this.staged = extended && { baseVersion: this.s.version, messages: fresh, transcript: extended };
     return { ...base, messages: fresh, sentIndex, format };
   }
+
+  /** The transcript the last `stage` validated, for `commitAppend` to keep when it stores those messages unchanged. */
+  private staged: { baseVersion: number; messages: unknown[]; transcript: Transcript } | undefined;
 
   /**
    * Appends staged messages with their counts. `replaced` carries clipped versions of oversized messages by position.
@@ -224,8 +232,14 @@ export class ConversationState {
       if (id !== undefined) this.s.recentIds.push(id);
     });
     if (this.s.recentIds.length > RECENT_IDS) this.s.recentIds.splice(0, this.s.recentIds.length - RECENT_IDS);
+    // Nothing clipped and nothing changed since `stage`: the live transcript is the one it validated (same raws).
+    const validated = this.staged;
+    const keep =
+      replaced.length === 0 && validated?.messages === staged.messages && validated.baseVersion === this.s.version;
+    this.staged = undefined;
     this.s.nextSeq += staged.messages.length;
     this.s.version++;
+    if (keep) this.cached = { version: this.s.version, transcript: validated.transcript };
     this.noteReads(this.s.live.length - staged.messages.length);
   }
 

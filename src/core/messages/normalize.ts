@@ -17,6 +17,20 @@ export function normalize(messages: readonly unknown[], format?: MessageFormat):
 }
 
 /**
+ * `normalize([...base's raws, ...more], base.format)` without reading the base again: its items are shared (their
+ * pairing is redone in place with the same outcome), only `more` is read. A transcript grows by a few messages per
+ * turn, so this keeps an append O(new messages) plus one cheap pairing pass.
+ * @returns a new transcript; `base` is unchanged.
+ * @throws TranscriptValidationError as `normalize` would (indices count from the start of `base`).
+ */
+export function extendTranscript(base: Transcript, more: readonly unknown[]): Transcript {
+  const adapter = adapterFor(base.format);
+  const items = [...base.items, ...more.map((raw, i) => adapter.toItem(raw, base.items.length + i))];
+  pairResults(items, true);
+  return { format: base.format, items };
+}
+
+/**
  * The caller's elements back, in order: the identity on a transcript `normalize` produced.
  * @returns a new array holding the untouched raws.
  */

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { normalize, denormalize, pendingCalls } from '../../../src/core/messages/normalize';
+import { denormalize, extendTranscript, normalize, pendingCalls } from '../../../src/core/messages/normalize';
 import { detectFormat } from '../../../src/core/messages/detect';
 import { TranscriptValidationError } from '../../../src/core/messages/validate';
 import { corpusConversations } from '../../support/corpus';
@@ -154,5 +154,68 @@ describe('normalize', () => {
       assert.equal(detectFormat([]), 'chat');
       assert.equal(detectFormat([{ role: 'user', content: 'x' }]), 'chat');
     });
+  });
+});
+
+describe('extendTranscript', () => {
+  const cut = (n: number, parts: number): number[] =>
+    Array.from({ length: parts }, (_, k) => Math.floor((n * k) / parts));
+
+  for (const conv of corpusConversations()) {
+    it(`${conv.name}: extending message by message and in chunks equals normalising the whole`, () => {
+      const whole = normalize(conv.messages, 'chat');
+      let t = normalize([], 'chat');
+      for (const m of conv.messages) t = extendTranscript(t, [m]);
+      assert.deepEqual(t, whole);
+      const bounds = [...cut(conv.messages.length, 7), conv.messages.length];
+      t = normalize(conv.messages.slice(0, bounds[1]), 'chat');
+      for (let k = 1; k + 1 < bounds.length; k++)
+        t = extendTranscript(t, conv.messages.slice(bounds[k], bounds[k + 1]));
+      assert.deepEqual(t, whole);
+      t.items.forEach((item, i) => assert.equal(item.raw, conv.messages[i], `raw ${i} is the caller's own object`));
+    });
+  }
+
+  it('throws what normalize throws, at the same index, and leaves the base as it was', () => {
+    const base = normalize(
+      [
+        { role: 'user', content: 'go' },
+        { role: 'assistant', content: null, tool_calls: [call('a')] },
+        { role: 'tool', tool_call_id: 'a', content: 'done' },
+      ],
+      'chat'
+    );
+    const copy = structuredClone(base);
+    for (const more of [
+      [{ role: 'tool', tool_call_id: 'a', content: 'again' }],
+      [
+        { role: 'user', content: 'ok' },
+        { role: 'tool', tool_call_id: 'zz', content: 'x' },
+      ],
+      [{ role: 'nobody' }],
+    ]) {
+      const raws = [...base.items.map((i) => i.raw), ...more];
+      const expected = (() => {
+        try {
+          normalize(raws, 'chat');
+        } catch (err) {
+          return err as TranscriptValidationError;
+        }
+        assert.fail('normalize accepts it');
+      })();
+      assert.throws(
+        () => extendTranscript(base, more),
+        (err: unknown) =>
+          err instanceof TranscriptValidationError && err.index === expected.index && err.message === expected.message
+      );
+      assert.deepEqual(base, copy);
+    }
+  });
+
+  it('pairs a new result with an earlier call', () => {
+    const base = normalize([{ role: 'assistant', content: null, tool_calls: [call('a', 'read')] }], 'chat');
+    const t = extendTranscript(base, [{ role: 'tool', tool_call_id: 'a', content: 'text' }]);
+    assert.deepEqual(t.items[1]!.answers, { callId: 'a', itemIndex: 0, callIndex: 0, name: 'read' });
+    assert.equal(base.items.length, 1);
   });
 });
