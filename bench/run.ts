@@ -1,7 +1,7 @@
 /**
- * `npm run bench [name ...]`: runs the benchmarks (default: all but fold-latency, canaries and archive, in this
- * order), each in its own process so one does not warm or load the next, then writes bench/results/report.md with its
- * SVG plots from the results.
+ * `npm run bench [name ...]`: runs the benchmarks (default: overhead, growth, scale, cost, workflow, in this order;
+ * tokens, fold-latency, canaries and archive by name), each in its own process so one does not warm or load the
+ * next, then writes bench/results/report.md with its SVG plots from the results.
  * `BENCH_QUICK=1` runs CI-sized versions (for checking the bench itself, not for numbers).
  */
 import { execFileSync } from 'node:child_process';
@@ -20,8 +20,9 @@ const BENCHES: Record<string, { script: string; quick: Record<string, string>; b
   scale: { script: 'scale.ts', quick: { BENCH_SCALE: '20,60', BENCH_SCALE_STEPS: '2' } },
   cost: { script: 'cost.ts', quick: { BENCH_SESSIONS: '2' } },
   workflow: { script: 'workflow.ts', quick: { BENCH_WORKFLOW_SESSIONS: '1' } },
-  tokens: { script: 'tokens.ts', quick: {} },
-  // Run by name only (`npm run bench fold-latency`): the default run stays within 20 minutes without it.
+  // Run by name only (`npm run bench tokens`): the default run stays within 20 minutes on a loaded 2-core machine
+  // without them. Their results have their own pages (docs/tokens.md, docs/archive.md, the canary tables).
+  tokens: { script: 'tokens.ts', quick: {}, byNameOnly: true },
   'fold-latency': { script: 'fold-latency.ts', quick: {}, byNameOnly: true },
   canaries: { script: 'canaries.ts', quick: {}, byNameOnly: true },
   // `scripts/bench.sh` starts a throwaway PostgreSQL for it.
