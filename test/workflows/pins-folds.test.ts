@@ -21,6 +21,7 @@ const hasPinKey = (messages: unknown[]): boolean => messages.some((m) => 'pin' i
 
 const SYSTEM = { role: 'system', content: 'You are a careful travel agent.' };
 const RULE = 'Never book a flight that departs before 07:00 without asking the traveller first.';
+const RECORDED = 'Pinned through record: the traveller needs a wheelchair at every connection.';
 const PINNED = 'Pinned note from the traveller: my loyalty number is QX-88213 and my seat is always an aisle seat.';
 
 /** One round of filler work: about 250 tokens, each with its own order number. */
@@ -53,6 +54,8 @@ describe('pinned messages and settings.rules in the conversation workflow', func
           },
         ],
       });
+      // And through `record` (which appends without a fold decision).
+      await conv.record({ role: 'user', content: RECORDED, pin: true });
       let folds = 0;
       for (let i = 0; folds < 6 && i < 200; i++) {
         const [ask, answer] = round(i);
@@ -68,6 +71,10 @@ describe('pinned messages and settings.rules in the conversation workflow', func
           `round ${i}: the pinned message verbatim`
         );
         assert.ok(messages.some((m) => contentOf(m) === 'Raw pin: invoices go to ap@example.org.'));
+        assert.ok(
+          messages.some((m) => contentOf(m) === RECORDED),
+          `round ${i}: the message pinned through record`
+        );
         const tokens = contextTokens(messages);
         assert.ok(tokens <= budget, `round ${i}: ${tokens} tokens over the budget of ${budget}`);
       }
@@ -75,7 +82,7 @@ describe('pinned messages and settings.rules in the conversation workflow', func
       const records = await conv.folds();
       assert.ok(records.every((r) => r.ok));
       // The pinned messages are kept, not re-summarised into oblivion: each fold pins their positions.
-      assert.ok(records.slice(-3).every((r) => r.pinned.length >= 2));
+      assert.ok(records.slice(-3).every((r) => r.pinned.length >= 3));
       // The archive holds the message as sent, minus the flag.
       const archived = await archive.readAll(conversationWorkflowId(id));
       assert.deepEqual(archived[1]!.message, user(PINNED));
@@ -88,6 +95,7 @@ describe('pinned messages and settings.rules in the conversation workflow', func
         `${RULES_TITLE}\n- ${RULE}`,
         PINNED,
         'Raw pin: invoices go to ap@example.org.',
+        RECORDED,
       ]);
       assert.equal(await workflowTaskFailures(handle), 0);
     });
