@@ -6,7 +6,6 @@
  */
 import { strict as assert } from 'node:assert';
 import fs, { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
@@ -15,6 +14,7 @@ import type { ConversationClient } from '../../src/client/conversation-client';
 import { ConversationState } from '../../src/workflows/conversation-state';
 import { conversationWorkflowId } from '../../src/workflows/definitions';
 import { defaultSettings } from '../../src/workflows/settings';
+import { startListener } from '../support/attacker';
 import { corpusConversation } from '../support/corpus';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';
 import { startOpenAIServer, type OpenAITestServer } from '../support/openai-server';
@@ -43,22 +43,6 @@ function spyOnFileReads(): { paths: string[]; restore: () => void } {
   for (const name of ['readFileSync', 'openSync', 'readFile', 'open', 'createReadStream']) wrap(target, name);
   for (const name of ['readFile', 'open']) wrap(promises, name);
   return { paths, restore: () => originals.forEach(([owner, name, fn]) => (owner[name] = fn)) };
-}
-
-/** A TCP listener standing in for an attacker's endpoint: it counts connections and answers nothing. */
-async function startListener(): Promise<{ url: string; connections: () => number; close: () => Promise<void> }> {
-  let connections = 0;
-  const server: Server = createServer((socket) => {
-    connections++;
-    socket.destroy();
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as { port: number }).port;
-  return {
-    url: `http://127.0.0.1:${port}/v1`,
-    connections: () => connections,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
 }
 
 async function failureOf(p: Promise<unknown>): Promise<Error> {
