@@ -88,10 +88,10 @@ describe('summarizer profiles in temporal.yaml', () => {
   });
 });
 
-describe("the README's profile example", () => {
+describe("docs/security.md's profile example", () => {
   it('loads as written and serves the profiles it describes', () => {
-    const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('### Summarizer profiles'));
+    const doc = readFileSync(join(__dirname, '..', '..', 'docs', 'security.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## Summarizer profiles'));
     const yaml = /```yaml\n([\s\S]*?)```/.exec(section)?.[1];
     assert.ok(yaml, 'a yaml block in the profiles section');
     const set = profilesFromConfig(load(yaml));
