@@ -22,6 +22,7 @@ import { corpusConversation } from '../support/corpus';
 import { startCodecServerProcess } from '../support/codec';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';
 import { startOpenAIServer } from '../support/openai-server';
+import { startProductionWorker } from '../support/production-worker';
 import { TEST_CHAT_PROFILE, testProfiles } from '../support/profiles';
 import { sharedTestEnv, temporalCliPath } from '../support/temporal';
 
@@ -47,6 +48,7 @@ async function rawHistory(client: Client, workflowId: string): Promise<string> {
 }
 
 const count = (text: string, what: string): number => text.split(what).length - 1;
+const forms = (text: string): string[] => [text, Buffer.from(text).toString('base64')];
 
 describe('encrypted payloads (AES-256-GCM codec)', function () {
   this.timeout(240_000);
@@ -156,6 +158,56 @@ describe('encrypted payloads (AES-256-GCM codec)', function () {
       assert.ok(!plain.includes(summaryCanary) && !plain.includes(canary), 'ciphertext without it');
     } finally {
       codecServer.child.kill('SIGTERM');
+    }
+  });
+
+  it('the production worker process with codec settings from its configuration stores ciphertext only', async () => {
+    const testEnv = await sharedTestEnv();
+    const server = await startOpenAIServer({ lifetimeMs: 600_000 });
+    server.script(...Array.from({ length: 5 }, () => ({ kind: 'text' as const, text: `Summary: ${summaryCanary}` })));
+    const dir = mkdtempSync(join(tmpdir(), 'dc-codec-process-'));
+    const taskQueue = `codec-process-${process.pid}-${Date.now()}`;
+    const config = [
+      `temporal: { address: '${testEnv.address}', taskQueue: '${taskQueue}' }`,
+      `archive: { driver: sqlite, path: '${join(dir, 'archive.sqlite')}' }`,
+      `summarizer: { mode: chat, model: small, baseURL: '${server.baseURL}', apiKeyEnv: DC_TEST_KEY }`,
+      'codec: { encrypt: true, keyId: k1 }',
+      '',
+    ].join('\n');
+    const worker = await startProductionWorker(dir, config, {
+      DC_TEST_KEY: 'sk-codec-process',
+      DC_CODEC_KEYS: keys,
+      LOG_LEVEL: 'DEBUG',
+    });
+    const client = new Client({
+      connection: testEnv.connection,
+      namespace: 'default',
+      dataConverter: dataConverterFromConfig({ codec: codecSettings }, { DC_CODEC_KEYS: keys }),
+    });
+    const conv = new ConversationClient({
+      client,
+      conversationId: uniqueConversationId('encrypted-process'),
+      taskQueue,
+      settings: { budget: 2500 },
+    });
+    let raw: string;
+    try {
+      await conv.prepare([{ role: 'user', content: `remember ${canary}` }]);
+      for (const m of corpusConversation('tau2-bench-gpt41-retail-task38').messages) {
+        const p = await conv.prepare([m]);
+        if (p.folding) await conv.waitForFold({ timeoutMs: 60_000 });
+        if ((await conv.folds()).some((f) => f.ok && f.responseId !== null)) break;
+      }
+      assert.ok(server.requests.length > 0, 'a fold went through the model');
+      raw = await rawHistory(testEnv.client, conv.workflowId);
+    } finally {
+      await worker.stop();
+      await server.close();
+    }
+    assert.ok(count(raw, 'binary/encrypted') > 10, 'encrypted payloads');
+    for (const text of [canary, summaryCanary, ...forms(keys), ...forms(rawKey.toString('base64')), 'DC_CODEC_KEYS']) {
+      assert.equal(count(raw, text), 0, `raw history holds ${text.slice(0, 30)}`);
+      assert.equal(count(worker.output(), text), 0, `worker logs hold ${text.slice(0, 30)}`);
     }
   });
 
