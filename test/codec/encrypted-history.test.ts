@@ -22,7 +22,7 @@ import { corpusConversation } from '../support/corpus';
 import { startCodecServerProcess } from '../support/codec';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';
 import { startOpenAIServer } from '../support/openai-server';
-import { startProductionWorker } from '../support/production-worker';
+import { chatWorkerConfig, startProductionWorker } from '../support/production-worker';
 import { TEST_CHAT_PROFILE, testProfiles } from '../support/profiles';
 import { sharedTestEnv, temporalCliPath } from '../support/temporal';
 
@@ -167,13 +167,14 @@ describe('encrypted payloads (AES-256-GCM codec)', function () {
     server.script(...Array.from({ length: 5 }, () => ({ kind: 'text' as const, text: `Summary: ${summaryCanary}` })));
     const dir = mkdtempSync(join(tmpdir(), 'dc-codec-process-'));
     const taskQueue = `codec-process-${process.pid}-${Date.now()}`;
-    const config = [
-      `temporal: { address: '${testEnv.address}', taskQueue: '${taskQueue}' }`,
-      `archive: { driver: sqlite, path: '${join(dir, 'archive.sqlite')}' }`,
-      `summarizer: { mode: chat, model: small, baseURL: '${server.baseURL}', apiKeyEnv: DC_TEST_KEY }`,
-      'codec: { encrypt: true, keyId: k1 }',
-      '',
-    ].join('\n');
+    const config = chatWorkerConfig({
+      address: testEnv.address,
+      taskQueue,
+      dir,
+      baseURL: server.baseURL,
+      apiKeyEnv: 'DC_TEST_KEY',
+      extra: ['codec: { encrypt: true, keyId: k1 }'],
+    });
     const worker = await startProductionWorker(dir, config, {
       DC_TEST_KEY: 'sk-codec-process',
       DC_CODEC_KEYS: keys,

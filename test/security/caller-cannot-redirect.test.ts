@@ -25,7 +25,7 @@ import { fifoTrap, startListener } from '../support/attacker';
 import { corpusConversation } from '../support/corpus';
 import { uniqueConversationId } from '../support/conversation';
 import { startOpenAIServer } from '../support/openai-server';
-import { startProductionWorker } from '../support/production-worker';
+import { chatWorkerConfig, startProductionWorker } from '../support/production-worker';
 import { sharedTestEnv } from '../support/temporal';
 
 const workerKey = `workerkey-${randomBytes(12).toString('hex')}`;
@@ -77,13 +77,14 @@ describe('no caller setting reaches a URL or file the worker did not configure (
       'http://169.254.169.254/latest/meta-data/',
     ];
     const taskQueue = `redirect-${process.pid}-${Date.now()}`;
-    const config = [
-      `temporal: { address: '${env.address}', taskQueue: '${taskQueue}' }`,
-      `archive: { driver: sqlite, path: '${join(dir, 'archive.sqlite')}' }`,
-      `summarizer: { mode: chat, model: small, baseURL: '${server.baseURL}', apiKeyEnv: DC_WORKER_KEY }`,
-      'summarizerProfiles: { offline: { mode: extractive } }',
-      '',
-    ].join('\n');
+    const config = chatWorkerConfig({
+      address: env.address,
+      taskQueue,
+      dir,
+      baseURL: server.baseURL,
+      apiKeyEnv: 'DC_WORKER_KEY',
+      extra: ['summarizerProfiles: { offline: { mode: extractive } }'],
+    });
     const worker = await startProductionWorker(dir, config, {
       DC_WORKER_KEY: workerKey,
       SECRET_ENV: secretEnvValue,

@@ -19,7 +19,7 @@ import { ConversationClient } from '../../src/client/conversation-client';
 import { corpusConversation } from '../support/corpus';
 import { uniqueConversationId } from '../support/conversation';
 import { startOpenAIServer, type OpenAITestServer } from '../support/openai-server';
-import { startProductionWorker } from '../support/production-worker';
+import { chatWorkerConfig, startProductionWorker } from '../support/production-worker';
 import { sharedTestEnv, temporalCliPath } from '../support/temporal';
 
 const run = promisify(execFile);
@@ -107,15 +107,18 @@ describe('a summarizer key never leaks (production worker process)', function ()
     const keyFile = join(dir, 'summarizer.key');
     writeFileSync(keyFile, `${fileKey}\n`);
     const taskQueue = `leak-${process.pid}-${Date.now()}`;
-    const archivePath = join(dir, 'archive.sqlite');
-    const config = [
-      `temporal: { address: '${env.address}', taskQueue: '${taskQueue}' }`,
-      `archive: { driver: sqlite, path: '${archivePath}' }`,
-      `summarizer: { mode: chat, model: small, baseURL: '${server.baseURL}', apiKeyEnv: DC_LEAK_TEST_KEY }`,
-      'summarizerProfiles:',
-      `  from-file: { mode: chat, model: small, baseURL: '${server.baseURL}', apiKeyFile: '${keyFile}' }`,
-      '',
-    ].join('\n');
+    const archivePath = join(dir, 'archive.sqlite'); // chatWorkerConfig's archive
+    const config = chatWorkerConfig({
+      address: env.address,
+      taskQueue,
+      dir,
+      baseURL: server.baseURL,
+      apiKeyEnv: 'DC_LEAK_TEST_KEY',
+      extra: [
+        'summarizerProfiles:',
+        `  from-file: { mode: chat, model: small, baseURL: '${server.baseURL}', apiKeyFile: '${keyFile}' }`,
+      ],
+    });
     const worker = await startProductionWorker(dir, config, { DC_LEAK_TEST_KEY: envKey, LOG_LEVEL: 'DEBUG' });
     const ids: string[] = [];
     try {

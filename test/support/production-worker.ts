@@ -50,3 +50,27 @@ export async function startProductionWorker(
     },
   };
 }
+
+/** Options of {@link chatWorkerConfig}. */
+export interface ChatWorkerConfigOptions {
+  address: string;
+  taskQueue: string;
+  /** The SQLite archive goes to `<dir>/archive.sqlite`. */
+  dir: string;
+  /** The default profile: chat mode, model `small`, on `baseURL`, key in the variable `apiKeyEnv`. */
+  baseURL: string;
+  apiKeyEnv: string;
+  /** Further YAML lines (sections). */
+  extra?: string[];
+}
+
+/** @returns a temporal.yaml for a worker on `address`/`taskQueue` whose default profile is a chat model. */
+export function chatWorkerConfig(o: ChatWorkerConfigOptions): string {
+  return [
+    `temporal: { address: '${o.address}', taskQueue: '${o.taskQueue}' }`,
+    `archive: { driver: sqlite, path: '${join(o.dir, 'archive.sqlite')}' }`,
+    `summarizer: { mode: chat, model: small, baseURL: '${o.baseURL}', apiKeyEnv: ${o.apiKeyEnv} }`,
+    ...(o.extra ?? []),
+    '',
+  ].join('\n');
+}
