@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { ConfigError, checkSetting as check } from './config-error';
 import { parseSummarizerProfiles } from './profiles';
+import { defaultSettings, mergeSettings } from '../workflows/settings';
 import { schema, type Config, type Setting } from './schema';
 
 /** Sections that are not a fixed table of keys: parsed by their own module. */
@@ -12,7 +13,8 @@ export { ConfigError };
 /**
  * Loads `temporal.yaml` (or `$DC_CONFIG`), applies environment overrides, fills defaults and validates.
  * @returns the full configuration, every key present.
- * @throws ConfigError naming the key on an unknown key, a wrong type or a value out of range.
+ * @throws ConfigError naming the key on an unknown key, a wrong type or a value out of range, or naming the
+ *   `compaction` defaults that do not fit together (say, a `triggerRatio` at or below the fold target).
  */
 export function loadConfig(
   path = process.env.DC_CONFIG ?? 'temporal.yaml',
@@ -55,6 +57,12 @@ export function loadConfig(
             : check(given[key], setting, `${path}: '${section}.${key}'`);
     }
     out[section] = values;
+  }
+  // The compaction defaults are each in range; they must also fit together as a conversation's settings would.
+  try {
+    mergeSettings(defaultSettings, out.compaction);
+  } catch (err) {
+    throw new ConfigError(`${path}: compaction: ${(err as Error).message}`);
   }
   return {
     ...(out as Omit<Config, keyof typeof mapSections>),

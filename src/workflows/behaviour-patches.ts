@@ -21,3 +21,6 @@ export function roundsFloorAsRecorded(options: CompactionOptions): CompactionOpt
   const legacy = Math.max(Math.floor(options.budget / 8), 2 * (options.emptySummaryTokens ?? 20));
   return { ...options, minFoldTokens: legacy };
 }
+
+/** New settings (start input, `configure`) are checked together: a trigger above the fold target, … (issue 16). */
+export const SETTINGS_TOGETHER = 'settings-checked-together';

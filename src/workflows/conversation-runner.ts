@@ -6,6 +6,8 @@
 import { condition, patched, workflowInfo } from '@temporalio/workflow';
 import { applyCalibration, dropAnchor, recordUsage, type Calibration } from '../core/calibration';
 import { evictStaleToolResults } from '../core/fold/evict';
+import { SETTINGS_TOGETHER } from './behaviour-patches';
+import { ConversationClosed } from './closed';
 import { ConversationFolds, type FoldOutcome } from './conversation-folds';
 import type { ConversationState } from './conversation-state';
 import { AppendRejected } from './conversation-state';
@@ -128,7 +130,7 @@ export class ConversationRunner {
 
   /** Synchronous validator of `configure`. */
   validateConfigure(patch: SettingsPatch): void {
-    if (this.state.s.closed) throw new Error('the conversation is closed');
+    if (this.state.s.closed) throw new ConversationClosed();
     mergeSettings(this.state.s.settings, patch, { legacySummarizer: this.legacySummarizer });
   }
 
@@ -313,6 +315,7 @@ export class ConversationRunner {
       try {
         next = mergeSettings(s.settings, patch, {
           strict: patched(PATCH.strictSettings),
+          together: patched(SETTINGS_TOGETHER),
           legacySummarizer: this.legacySummarizer,
         });
       } catch (err) {

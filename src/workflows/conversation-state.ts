@@ -10,6 +10,7 @@ import { detectFormat } from '../core/messages/detect';
 import { extendTranscript, normalize } from '../core/messages/normalize';
 import type { MessageFormat, Transcript } from '../core/messages/types';
 import { TranscriptValidationError } from '../core/messages/validate';
+import { ConversationClosed } from './closed';
 import { utf8Length } from './bytes';
 import type { AppendInput, ContextPatch, ContextSnapshot } from './definitions';
 import { diffContext, type EntryKey } from './patch';
@@ -139,7 +140,7 @@ export class ConversationState {
    * @throws AppendRejected naming the bad message; nothing is stored.
    */
   stage(input: AppendInput): StagedAppend {
-    if (this.s.closed) throw new AppendRejected('the conversation is closed');
+    if (this.s.closed) throw new ConversationClosed();
     if (typeof input !== 'object' || input === null) throw new AppendRejected('append input must be an object');
     if (!Array.isArray(input.messages)) throw new AppendRejected('append input.messages must be an array');
     if (input.clientSeq !== undefined && !(Number.isInteger(input.clientSeq) && input.clientSeq >= 0)) {
@@ -318,7 +319,7 @@ export class ConversationState {
    * @throws AppendRejected when there is no user turn after the last fold to remove.
    */
   rewind(): unknown[] {
-    if (this.s.closed) throw new AppendRejected('the conversation is closed');
+    if (this.s.closed) throw new ConversationClosed();
     const t = this.transcript();
     let start = -1;
     for (let i = t.items.length - 1; i >= 0; i--) {
@@ -341,7 +342,7 @@ export class ConversationState {
 
   /** Drops everything but the instructions (system/developer messages, rules) and pinned messages. @returns the number of messages removed. */
   clear(): number {
-    if (this.s.closed) throw new AppendRejected('the conversation is closed');
+    if (this.s.closed) throw new ConversationClosed();
     const t = this.transcript();
     const before = this.s.live.length;
     this.s.live = this.s.live.filter((e, i) => t.items[i]!.role === 'instructions' || e.pinned === true);

@@ -4,6 +4,7 @@
  */
 import { allHandlersFinished, condition, continueAsNew, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import { prepareForSend } from '../core/messages/send';
+import { SETTINGS_TOGETHER } from './behaviour-patches';
 import { ConversationState } from './conversation-state';
 import { ConversationRunner } from './conversation-runner';
 import { legacySummarizerPolicy } from './legacy-summarizer';
@@ -66,7 +67,11 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
       ? new ConversationState(withCurrentSummarizerSettings(start.carried))
       : ConversationState.create(
           start.conversationId,
-          mergeSettings(defaultSettings, start.settings, { strict, legacySummarizer })
+          mergeSettings(defaultSettings, start.settings, {
+            strict,
+            together: strict && patched(SETTINGS_TOGETHER),
+            legacySummarizer,
+          })
         );
     runner = new ConversationRunner(state, limits);
     runner.legacySummarizer = legacySummarizer;

@@ -4,6 +4,7 @@
  * is logged and becomes an `InternalError` failure of just that call.
  */
 import { ApplicationFailure, log } from '@temporalio/workflow';
+import { ConversationClosed } from './closed';
 import { AppendRejected } from './conversation-state';
 import { failure, FailureType } from './failures';
 import { SettingsError } from './settings';
@@ -21,6 +22,7 @@ export function toFailure(
   if (err instanceof ApplicationFailure) return err;
   const message = err instanceof Error ? err.message : String(err);
   const details = stored ? [stored] : undefined;
+  if (err instanceof ConversationClosed) return failure(FailureType.closed, message, details);
   if (err instanceof OutOfOrderAppend) return failure(FailureType.outOfOrder, message, details);
   if (err instanceof VersionMismatch) return failure(FailureType.versionMismatch, message, details);
   if (err instanceof AppendRejected) return failure(FailureType.invalidAppend, message, details);

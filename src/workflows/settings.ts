@@ -9,6 +9,7 @@ import { unknownKeyMessage } from '../core/input/known-keys';
 import { checkPlanSettings } from './validate-plan';
 import { checkLimits } from './validate-limits';
 import { checkRules } from './pins';
+import { settingsTogetherProblem } from './settings-together';
 import {
   defaultSummarizerSettings,
   mergeSummarizerSettings,
@@ -117,12 +118,17 @@ export interface MergeSettingsOptions {
    * those checks existed. @default true
    */
   strict?: boolean;
+  /**
+   * Check the merged settings together (`settingsTogetherProblem`: a trigger above the fold target, …); `false` only
+   * replays what conversations recorded before that check existed. @default strict
+   */
+  together?: boolean;
 }
 
 /**
  * Merges a patch over settings after checking every field.
  * @returns the merged settings (a new object).
- * @throws SettingsError naming the first bad field.
+ * @throws SettingsError naming the first bad field, or the settings that do not fit together.
  */
 export function mergeSettings(
   base: ConversationSettings,
@@ -210,11 +216,14 @@ export function mergeSettings(
       throw err instanceof SettingsError ? err : new SettingsError((err as Error).message);
     }
   }
+  let problem: string | undefined;
   try {
     resolveOptions(planOptions(out));
+    if (options.together ?? strict) problem = settingsTogetherProblem(planOptions(out));
   } catch (err) {
     throw new SettingsError(err instanceof Error ? err.message : String(err));
   }
+  if (problem) throw new SettingsError(problem);
   return out;
 }
 

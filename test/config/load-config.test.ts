@@ -59,6 +59,12 @@ describe('loadConfig (temporal.yaml)', () => {
     ],
     ['a bad enum value', 'compaction:\n  policy: newest\n', {}, /'compaction\.policy' must be one of auto, turns/],
     [
+      'a trigger at or below the fold target',
+      'compaction:\n  triggerRatio: 0.4\n',
+      {},
+      /compaction: triggerRatio \(0\.4\) must be above plan\.targetRatio \(0\.5\)/,
+    ],
+    [
       'an unknown archive driver',
       'archive:\n  driver: mysql\n',
       {},

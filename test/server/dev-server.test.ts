@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isListening } from '../../src/server/port';
 import { ConversationClient } from '../../src/client/conversation-client';
+import { assertNoTaskFailures } from '../support/task-failures';
 
 const root = resolve(__dirname, '..', '..');
 
@@ -152,6 +153,8 @@ describe('the main job: embedded dev server + worker (npm start)', function () {
         { role: 'assistant', content: 'noted' },
         { role: 'user', content: 'after the restart' },
       ]);
+      // This test's own server: the suite-wide check (no WorkflowTaskFailed event) runs here too.
+      assert.ok((await assertNoTaskFailures(client2)) >= 1);
       await c2.close();
     } finally {
       again.child.kill('SIGTERM');

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { assertNoTaskFailures } from './task-failures';
 
 /** The Temporal CLI installed by scripts/setup.sh (or `$TEMPORAL_CLI_PATH`), as an absolute path. */
 export function temporalCliPath(): string {
@@ -37,10 +38,21 @@ export function sharedTestEnv(): Promise<TestWorkflowEnvironment> {
   return env;
 }
 
-/** Tears the shared server down (mocha root hook). */
+/**
+ * Tears the shared server down (mocha root hook), after checking that no workflow run on it, from any test, has a
+ * `WorkflowTaskFailed` event (see `task-failures.ts`).
+ * @throws Error naming each workflow with a failed task (the server is torn down either way).
+ */
 export async function stopSharedTestEnv(): Promise<void> {
-  if (env) await (await env).teardown();
+  if (!env) return;
+  const testEnv = await env;
   env = undefined;
+  try {
+    const runs = await assertNoTaskFailures(testEnv.client);
+    process.stderr.write(`checked ${runs} workflow runs of this test run: no WorkflowTaskFailed event\n`);
+  } finally {
+    await testEnv.teardown();
+  }
 }
 
 /** The project's workflows bundled once per run (bundling takes seconds). */

@@ -300,6 +300,13 @@ const updateCases: UpdateCase[] = [
   ],
   ['configure a string', 'configure', 'fast', 'InvalidSettings', /settings must be an object/],
   [
+    'configure a trigger at the fold target',
+    'configure',
+    { triggerRatio: 0.5 },
+    'InvalidSettings',
+    /triggerRatio \(0\.5\) must be above plan\.targetRatio \(0\.5\)/,
+  ],
+  [
     'configure a summarizer endpoint field',
     'configure',
     { summarizer: { mode: 'chat', baseURL: 'http://169.254.169.254' } },
@@ -413,6 +420,11 @@ describe('bad-input catalogue', function () {
     ],
     ['limits.constructor', { limits: JSON.parse('{"constructor": 1}') }, /unknown key 'limits\.constructor'/],
     ['a typo in plan', { settings: { plan: { keepLst: 2 } } }, /did you mean 'keepLast'/],
+    [
+      'a trigger below the fold target',
+      { settings: { triggerRatio: 0.3 } },
+      /triggerRatio \(0\.3\) must be above plan\.targetRatio \(0\.5\)/,
+    ],
     [
       'an unknown start key',
       { conversationID: 'x' },

@@ -55,6 +55,31 @@ describe('conversation settings', () => {
     ['an empty model', { model: ' ' }, /model must not be empty/],
     ['a plan option out of range', { plan: { tailRatio: 0 } }, /tailRatio/],
     ['budget inside plan', { plan: { budget: 10 } }, /plan\.budget/],
+    [
+      'a trigger at the fold target',
+      { triggerRatio: 0.5 },
+      /triggerRatio \(0\.5\) must be above plan\.targetRatio \(0\.5\): a fold aims at the target/,
+    ],
+    [
+      'a trigger below a raised fold target',
+      { triggerRatio: 0.8, plan: { targetRatio: 0.85 } },
+      /triggerRatio \(0\.8\) must be above plan\.targetRatio \(0\.85\)/,
+    ],
+    [
+      'a kept tail as large as the trigger (tokens policy)',
+      { policy: 'tokens', triggerRatio: 0.6, plan: { tailRatio: 0.6 } },
+      /triggerRatio \(0\.6\) must be above plan\.tailRatio \(0\.6\)/,
+    ],
+    [
+      'a summary reserve that fills the fold target',
+      { budget: 8000, plan: { summaryReserveTokens: 4000 } },
+      /plan\.summaryReserveTokens \(4000\) must be below targetRatio × budget \(4000 tokens\)/,
+    ],
+    [
+      'a minimum fold at the trigger',
+      { budget: 10_000, plan: { minFoldTokens: 9000 } },
+      /plan\.minFoldTokens \(9000\) must be below triggerRatio × budget \(9000 tokens\)/,
+    ],
   ];
   for (const [what, patch, message] of bad) {
     it(`rejects ${what}`, () => {
@@ -64,6 +89,20 @@ describe('conversation settings', () => {
       );
     });
   }
+
+  it('checks settings together only where they apply, and after a patch over existing settings', () => {
+    // The fold target belongs to the auto policy; the tail ratio to the tokens policy.
+    assert.equal(mergeSettings(defaultSettings, { policy: 'turns', triggerRatio: 0.3 }).triggerRatio, 0.3);
+    assert.equal(mergeSettings(defaultSettings, { triggerRatio: 0.6, plan: { targetRatio: 0.4 } }).triggerRatio, 0.6);
+    const turns = mergeSettings(defaultSettings, { policy: 'turns', triggerRatio: 0.3 });
+    // Switching such a conversation to auto later is refused with the same reason.
+    assert.throws(
+      () => mergeSettings(turns, { policy: 'auto' }),
+      /triggerRatio \(0\.3\) must be above plan\.targetRatio/
+    );
+    // Replays of conversations recorded before the check keep their settings.
+    assert.equal(mergeSettings(defaultSettings, { triggerRatio: 0.5 }, { together: false }).triggerRatio, 0.5);
+  });
 
   it('keeps run limits below the server cap of 2 000 updates', () => {
     assert.equal(mergeLimits(defaultLimits, { maxUpdatesPerRun: 12 }).maxUpdatesPerRun, 12);
