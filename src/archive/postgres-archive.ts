@@ -35,6 +35,11 @@ export interface PostgresArchiveOptions {
   connectTimeoutMs?: number;
   /** Retries of a call through a connection failure. @default {@link RetryOptions} defaults */
   retry?: RetryOptions;
+  /**
+   * Every transaction read-only (`default_transaction_read_only`), no migration: for a client re-materialising
+   * lightened messages. @default false
+   */
+  readOnly?: boolean;
 }
 
 /** Any fixed number: the advisory lock two workers starting at once take around the migrations. */
@@ -82,12 +87,18 @@ export class PostgresArchive implements ConversationArchive {
       max: options.poolSize ?? 10,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
       idleTimeoutMillis: 30_000,
+      ...(options.readOnly ? { options: '-c default_transaction_read_only=on' } : {}),
     });
     // An idle connection the server drops emits 'error' on the pool; the next call reconnects (and retries).
     pool.on('error', () => {});
     const archive = new PostgresArchive(pool, options.retry ?? {});
     try {
-      await withConnectionRetry('opening the archive', () => migrate(pool), { attempts: 3 });
+      // A reader only checks the schema is there (the worker creates it).
+      const open = async (): Promise<void> => {
+        if (options.readOnly) await pool.query('SELECT 1 FROM archive_entries LIMIT 1');
+        else await migrate(pool);
+      };
+      await withConnectionRetry('opening the archive', open, { attempts: 3 });
     } catch (err) {
       await pool.end().catch(() => {});
       const why = (err instanceof Error ? err.message : String(err)).split('\n')[0];

@@ -34,6 +34,11 @@ export interface SqliteArchiveOptions {
   path: string;
   /** How long a write waits for another process's transaction on the same file. @default 5000 */
   busyTimeoutMs?: number;
+  /**
+   * Open an existing file for reading only (a client re-materialising lightened messages): writes fail, nothing is
+   * created or migrated. @default false
+   */
+  readOnly?: boolean;
 }
 
 interface EntryRow {
@@ -86,12 +91,17 @@ export class SqliteArchive implements ConversationArchive {
   }
 
   /**
-   * Opens (creating if needed) the database file and applies pending migrations.
+   * Opens (creating if needed) the database file and applies pending migrations; with `readOnly`, opens it as it is.
    * @throws ArchiveConfigError naming the file when it cannot be opened or its schema is newer than this code.
    */
   static open(options: SqliteArchiveOptions): SqliteArchive {
     let db: Database.Database | undefined;
     try {
+      if (options.readOnly) {
+        db = new Database(options.path, { readonly: true, fileMustExist: true });
+        db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+        return new SqliteArchive(db);
+      }
       mkdirSync(dirname(options.path), { recursive: true });
       db = new Database(options.path);
       db.pragma('journal_mode = WAL');

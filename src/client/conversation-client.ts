@@ -50,6 +50,7 @@ import {
 import { conversationIdProblem } from '../workflows/validate-start';
 import { ConversationUnavailableError, ConversationUpdateError, type Stored } from './errors';
 import { isTransient, retryTransient } from './retry';
+import { OriginalsReader, type ArchiveReader } from './originals';
 
 /** How to reach and create a conversation. */
 export interface ConversationClientOptions {
@@ -79,6 +80,13 @@ export interface ConversationClientOptions {
    * @default the server's (10 s)
    */
   workflowTaskTimeoutMs?: number;
+  /**
+   * Read access to the conversation archive, e.g. `await openArchiveReader(loadConfig())` (the worker's archive
+   * configuration, opened read-only). With it, `prepare` and `context` return the originals of the messages the byte
+   * budget (`maxContextBytes`) lightened, read from the archive, so the model sees every message whole.
+   * @default none: such messages carry a note naming their archived original instead of their images or long strings
+   */
+  archive?: ArchiveReader;
 }
 
 /** Thrown by the constructor for an invalid conversation id. */
@@ -105,6 +113,7 @@ export class ConversationClient {
   private version = -1;
   private sentVersion: number | undefined;
   private readonly watcher: FoldWatcher | undefined;
+  private readonly originals: OriginalsReader | undefined;
   /** This client's writer id and the sequence number of its next append (a retry reuses the number). */
   readonly writerId: string;
   private nextSeq = 0;
@@ -128,6 +137,7 @@ export class ConversationClient {
     }
     mergeSettings(defaultSettings, options.settings);
     mergeLimits(defaultLimits, options.limits);
+    if (options.archive) this.originals = new OriginalsReader(options.archive, this.workflowId, options.conversationId);
     if (options.onFoldProgress) {
       this.watcher = new FoldWatcher(
         () => this.handle(),
@@ -167,8 +177,9 @@ export class ConversationClient {
     this.sentVersion = result.version;
     if (result.folding) this.watcher?.watch();
     const settings = await this.afterStored(() => this.settingsForSend());
+    const whole = await this.afterStored(() => this.withOriginals(this.mirror));
     return {
-      messages: prepareForSend(this.mirror, { unanswered: settings.unanswered }),
+      messages: prepareForSend(whole, { unanswered: settings.unanswered }),
       version: result.version,
       tokens: result.tokens,
       budget: result.budget,
@@ -195,12 +206,25 @@ export class ConversationClient {
     await this.send(appendUpdate, Array.isArray(messages) ? messages : [messages], undefined);
   }
 
-  /** The live context as the workflow holds it, with its version (re-syncs the mirror). */
+  /**
+   * The live context as the workflow holds it, with its version (re-syncs the mirror); with `archive`, lightened
+   * messages are replaced by their originals.
+   */
   async context(): Promise<{ version: number; messages: unknown[] }> {
+    const snapshot = await this.resync();
+    return { version: snapshot.version, messages: await this.withOriginals(snapshot.messages) };
+  }
+
+  private async resync(): Promise<{ version: number; messages: unknown[] }> {
     const snapshot = await this.retrying(() => this.handle().query(contextQuery));
     this.mirror = snapshot.messages;
     this.version = snapshot.version;
-    return { version: snapshot.version, messages: snapshot.messages };
+    return snapshot;
+  }
+
+  /** @returns the messages with the originals of lightened ones when an archive reader is configured. */
+  private withOriginals(messages: unknown[]): Promise<unknown[]> {
+    return this.originals ? this.originals.restore(messages) : Promise.resolve(messages);
   }
 
   async state(): Promise<ConversationStateView> {
@@ -221,14 +245,14 @@ export class ConversationClient {
     const call = (): Promise<RewindResult> =>
       this.handle().executeUpdate(rewindUpdate, { args: [input], updateId: this.updateId('rewind') });
     const result = await this.typed(input.expectedVersion !== undefined ? this.retrying(call) : call());
-    await this.afterStored(() => this.context());
+    await this.afterStored(() => this.resync());
     return result;
   }
 
   /** Drops everything but the system messages (the archive keeps them). */
   async clear(): Promise<void> {
     await this.typed(this.retrying(() => this.handle().executeUpdate(clearUpdate)));
-    await this.afterStored(() => this.context());
+    await this.afterStored(() => this.resync());
   }
 
   async configure(patch: SettingsPatch): Promise<ConversationSettings> {
@@ -345,7 +369,7 @@ export class ConversationClient {
       this.mirror = applyPatch([...this.mirror, ...messages], result.patch);
       this.version = result.version;
     } else {
-      await this.afterStored(() => this.context());
+      await this.afterStored(() => this.resync());
     }
     return result;
   }

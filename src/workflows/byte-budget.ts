@@ -4,7 +4,7 @@
  * summarises the originals. The caller's mirror receives the lightened versions as inserts.
  */
 import { dropAnchor, type Calibration } from '../core/calibration';
-import { lightenToBudget } from '../core/fold/lighten';
+import { archiveWhere, lightenToBudget } from '../core/fold/lighten';
 import { utf8Length } from './bytes';
 import type { ConversationState } from './conversation-state';
 
@@ -31,13 +31,7 @@ export async function keepUnderByteBudget(
   const max = s.settings.maxContextBytes ?? DEFAULT_MAX_CONTEXT_BYTES;
   // A pinned message stays verbatim (no sequence number: never lightened).
   const weighed = s.live.map((e) => ({ raw: e.raw, seq: e.pinned ? null : e.seq, bytes: jsonBytes(e.raw) }));
-  const replaced = lightenToBudget(
-    weighed,
-    max,
-    protectFrom,
-    (seq) => `in the conversation archive (conversation ${s.conversationId}, message #${seq})`,
-    jsonBytes
-  );
+  const replaced = lightenToBudget(weighed, max, protectFrom, (seq) => archiveWhere(s.conversationId, seq), jsonBytes);
   if (replaced.length === 0) return 0;
   const counts = await count(replaced.map((r) => r.raw));
   state.commitEviction(replaced.map((r, k) => ({ index: r.index, raw: r.raw, tokens: counts[k] ?? 0 })));

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ArchiveConfigError } from '../../src/archive/archive';
-import { openArchive, sqliteArchivePath } from '../../src/archive/open-archive';
+import { openArchive, openArchiveReader, sqliteArchivePath } from '../../src/archive/open-archive';
 import { loadConfig } from '../../src/config/load-config';
 import { testDatabaseUrl } from '../support/postgres';
 
@@ -50,6 +50,33 @@ describe('opening the configured archive', function () {
       (err: Error) =>
         err instanceof ArchiveConfigError && /no URL is set \(archive\.url or DATABASE_URL\)/.test(err.message)
     );
+  });
+
+  it('opens the same archive read-only for a client: reads work, writes are refused, nothing is created', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'dc-reader-'));
+    const sqlite = loadConfig(join(dataDir, 'none.yaml'), { DATA_DIR: dataDir });
+    await assert.rejects(openArchiveReader(sqlite), (err: Error) => err instanceof ArchiveConfigError);
+    const postgres = loadConfig(join(root, 'no-such.yaml'), {
+      ARCHIVE_DRIVER: 'postgres',
+      DATABASE_URL: testDatabaseUrl(),
+    });
+    for (const config of [sqlite, postgres]) {
+      const key = `conversation-reader-${process.pid}-${config.archive.driver}`;
+      const writer = await openArchive(config);
+      await writer.append(key, 0, [{ role: 'user', content: 'stored by the worker' }]);
+      const reader = await openArchiveReader(config);
+      try {
+        assert.deepEqual(
+          (await reader.readRange(key, 0, 0)).map((a) => a.message),
+          [{ role: 'user', content: 'stored by the worker' }]
+        );
+        await assert.rejects(reader.append(key, 1, [{ role: 'user', content: 'not by a reader' }]), /read.?only/i);
+        assert.equal((await writer.summary(key)).messages, 1, `${config.archive.driver}: nothing written`);
+      } finally {
+        await reader.close();
+        await writer.close();
+      }
+    }
   });
 
   it('a worker given wrong credentials stops at start with one clear line and no password', async () => {

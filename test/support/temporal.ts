@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { assertNoTaskFailures } from './task-failures';
@@ -48,8 +49,18 @@ export async function stopSharedTestEnv(): Promise<void> {
   const testEnv = await env;
   env = undefined;
   try {
-    const runs = await assertNoTaskFailures(testEnv.client);
-    process.stderr.write(`checked ${runs} workflow runs of this test run: no WorkflowTaskFailed event\n`);
+    // Its own connection: a history page holding megabyte messages is larger than gRPC's default 4 MB.
+    const connection = await Connection.connect({
+      address: testEnv.address,
+      channelArgs: { 'grpc.max_receive_message_length': 512 * 1_048_576 },
+    });
+    try {
+      const client = new Client({ connection, namespace: testEnv.namespace ?? 'default' });
+      const runs = await assertNoTaskFailures(client);
+      process.stderr.write(`checked ${runs} workflow runs of this test run: no WorkflowTaskFailed event\n`);
+    } finally {
+      await connection.close();
+    }
   } finally {
     await testEnv.teardown();
   }

@@ -1,16 +1,20 @@
 import { strict as assert } from 'node:assert';
+import { join } from 'node:path';
 import { conversationWorkflowId } from '../../src/workflows/definitions';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';
 import { workflowTaskFailures } from '../support/history';
 import { jsonBytes } from '../../src/workflows/byte-budget';
+import { openArchiveReader } from '../../src/archive/open-archive';
+import { ConversationClient } from '../../src/client/conversation-client';
+import { loadConfig } from '../../src/config/load-config';
 
 const MiB = 1_048_576;
 
 describe('the live context stays under its byte budget', function () {
   this.timeout(600_000);
 
-  it('a conversation fed 50 one-MiB images keeps answering; the archive keeps every original', async () => {
-    await withConversationWorker(async ({ open, archive, env }) => {
+  it('a conversation fed 50 one-MiB images keeps answering; a client with the archive gets every original back', async () => {
+    await withConversationWorker(async ({ open, archive, env, taskQueue, dataDir }) => {
       const id = uniqueConversationId('images');
       const conv = open(id);
       const image = (i: number) => ({
@@ -44,6 +48,23 @@ describe('the live context stays under its byte budget', function () {
       assert.equal(await workflowTaskFailures(env.client.workflow.getHandle(conv.workflowId)), 0);
       const next = await conv.prepare([{ role: 'user', content: 'what was in the first image?' }]);
       assert.equal(next.messages.length, 101);
+
+      // A client given the archive (the worker's configuration, opened read-only) hands the model every original.
+      const reader = await openArchiveReader(loadConfig(join(dataDir, 'none.yaml'), { DATA_DIR: dataDir }));
+      try {
+        const whole = new ConversationClient({ client: env.client, conversationId: id, taskQueue, archive: reader });
+        const originals = Array.from({ length: 50 }, (_, i) => [image(i), { role: 'assistant', content: `seen ${i}` }]);
+        const expected = [...originals.flat(), { role: 'user', content: 'what was in the first image?' }];
+        const held = (await whole.context()).messages;
+        assert.ok(jsonBytes(held) > 50_000_000, 'the context comes back with its 50 MB of images');
+        assert.deepEqual(held, expected);
+        const asked = await whole.prepare([{ role: 'user', content: 'and in the last one?' }]);
+        assert.deepEqual(asked.messages, [...expected, { role: 'user', content: 'and in the last one?' }]);
+        // The workflow still holds the lightened context: every payload stays under the limit.
+        assert.ok(jsonBytes((await conv.context()).messages) <= MiB + 200_000);
+      } finally {
+        await reader.close();
+      }
     });
   });
 

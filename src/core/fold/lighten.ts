@@ -15,6 +15,11 @@ const LONG_STRING = 4096;
 const KEEP_HEAD = 1536;
 const KEEP_TAIL = 512;
 
+/** @returns where the note of a lightened message says its original is (read back by `originals.ts`). */
+export function archiveWhere(conversationId: string, seq: number): string {
+  return `in the conversation archive (conversation ${conversationId}, message #${seq})`;
+}
+
 /** One live message as the budget sees it. */
 export interface WeighedMessage {
   raw: unknown;
