@@ -16,6 +16,10 @@ async function main(): Promise<void> {
   const result = await runCrashTrials({ kills, concurrent, log: (line) => process.stderr.write(`${line}\n`) });
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'} (${hostname()})`;
   console.log(result.line);
+  console.log(
+    `worker restarts: mean ${(result.meanRestartMs / 1000).toFixed(1)} s, max ${(result.maxRestartMs / 1000).toFixed(1)} s; ` +
+      `calls over 30 s: ${result.callsOver30s}; kills inside the longest call: ${result.killsDuringLongest}`
+  );
   if (result.clientErrorSamples.length > 0) console.log('client errors:', result.clientErrorSamples);
   if (result.mismatches.length > 0) console.log('mismatches:', result.mismatches);
   writeFileSync(

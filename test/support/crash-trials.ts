@@ -48,6 +48,12 @@ export interface CrashTrialResult {
   clientErrorSamples: string[];
   mismatches: string[];
   maxBlockedMs: number;
+  /** Calls that took over 30 s, and how many kills fell inside the longest one. */
+  callsOver30s: number;
+  killsDuringLongest: number;
+  /** How long a killed worker took to be polling again (spawn, load, connect), mean and max. */
+  meanRestartMs: number;
+  maxRestartMs: number;
   line: string;
 }
 
@@ -102,6 +108,7 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
   let worker = await startWorker(workerEnv);
   let kills = 0;
   let killsDuringFold = 0;
+  const restarts: number[] = [];
   let stop = false;
   const killer = (async () => {
     while (kills < options.kills) {
@@ -110,15 +117,23 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
       worker.kill('SIGKILL');
       await new Promise((r) => worker.once('exit', r));
       kills++;
-      log(`kill ${kills}: ${driven.reduce((n, d) => n + d.sent.length, 0)} messages so far, ${errors.length} errors`);
+      const down = Date.now();
       worker = await startWorker(workerEnv);
+      restarts.push(Date.now() - down);
+      log(
+        `kill ${kills}: restarted in ${((Date.now() - down) / 1000).toFixed(1)} s; ` +
+          `${driven.reduce((n, d) => n + d.sent.length, 0)} messages so far, ${errors.length} errors`
+      );
     }
     stop = true;
   })();
 
   let maxBlockedMs = 0;
+  let callsOver30s = 0;
+  let killsDuringLongest = 0;
   const timed = async <T>(p: () => Promise<T>): Promise<T | undefined> => {
     const start = Date.now();
+    const killsBefore = kills;
     try {
       return await p();
     } catch (err) {
@@ -126,7 +141,9 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
       return undefined;
     } finally {
       const blocked = Date.now() - start;
-      if (blocked > 10_000) log(`a call blocked ${(blocked / 1000).toFixed(1)} s`);
+      if (blocked > 10_000) log(`a call blocked ${(blocked / 1000).toFixed(1)} s across ${kills - killsBefore} kills`);
+      if (blocked > 30_000) callsOver30s++;
+      if (blocked > maxBlockedMs) killsDuringLongest = kills - killsBefore;
       maxBlockedMs = Math.max(maxBlockedMs, blocked);
     }
   };
@@ -228,6 +245,10 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
     clientErrorSamples: errors.slice(0, 5),
     mismatches,
     maxBlockedMs,
+    callsOver30s,
+    killsDuringLongest,
+    meanRestartMs: restarts.length > 0 ? Math.round(restarts.reduce((a, b) => a + b, 0) / restarts.length) : 0,
+    maxRestartMs: Math.max(0, ...restarts),
     line,
   };
 }

@@ -4,6 +4,13 @@
  * failure wedges a conversation until a fixed worker is deployed, so one anywhere fails the suite with its workflow id.
  */
 import type { Client } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+
+/**
+ * `temporal workflow reset` records the reset point as a WorkflowTaskFailed event with this cause (its message is the
+ * operator's reason): an operator's action, not a task that failed, so it is not reported.
+ */
+const RESET = temporal.api.enums.v1.WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_RESET_WORKFLOW;
 
 /** One failed workflow task found in a history. */
 export interface TaskFailure {
@@ -22,7 +29,8 @@ export function expectTaskFailure(workflowId: string): void {
 }
 
 /**
- * Scans the history of every workflow run `query` lists (all of them by default) for `WorkflowTaskFailed` events.
+ * Scans the history of every workflow run `query` lists (all of them by default) for `WorkflowTaskFailed` events
+ * (except the reset markers `temporal workflow reset` writes).
  * @param opts.skip workflow ids not reported. @default the ids passed to `expectTaskFailure`
  * @returns the failures found (the first one of each run) and how many runs were scanned.
  */
@@ -43,7 +51,9 @@ export async function findTaskFailures(
     while (next < runs.length) {
       const run = runs[next++]!;
       const history = await client.workflow.getHandle(run.workflowId, run.runId).fetchHistory();
-      const failed = (history.events ?? []).find((e) => e.workflowTaskFailedEventAttributes);
+      const failed = (history.events ?? []).find(
+        (e) => e.workflowTaskFailedEventAttributes && e.workflowTaskFailedEventAttributes.cause !== RESET
+      );
       if (failed) {
         const message = failed.workflowTaskFailedEventAttributes?.failure?.message ?? '(no message)';
         failures.push({ ...run, message });

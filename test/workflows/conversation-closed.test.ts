@@ -1,5 +1,7 @@
 import { strict as assert } from 'node:assert';
+import { WorkflowUpdateStage } from '@temporalio/client';
 import { ConversationUpdateError } from '../../src/client/errors';
+import { waitForFoldUpdate } from '../../src/workflows/definitions';
 import { startOpenAIServer } from '../support/openai-server';
 import { TEST_CHAT_PROFILE, testProfiles } from '../support/profiles';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';
@@ -31,7 +33,12 @@ describe('a closed conversation', function () {
           }
           assert.ok(folding, 'a fold is in flight');
           const before = await conv.context();
-          const waiting = conv.waitForFold({ timeoutMs: 60_000 });
+          const handle = env.client.workflow.getHandle(conv.workflowId);
+          // Accepted before `close`, so the workflow has a handler in flight and cannot complete yet.
+          const waiting = await handle.startUpdate(waitForFoldUpdate, {
+            args: [{ timeoutMs: 60_000 }],
+            waitForStage: WorkflowUpdateStage.ACCEPTED,
+          });
           await conv.close();
           const closed = async (call: Promise<unknown>, what: string): Promise<void> => {
             await assert.rejects(call, (e: unknown) => {
@@ -41,14 +48,13 @@ describe('a closed conversation', function () {
               return true;
             });
           };
-          const handle = env.client.workflow.getHandle(conv.workflowId);
           assert.equal((await handle.describe()).status.name, 'RUNNING', 'still finishing its last handler');
           await closed(conv.record({ role: 'user', content: 'one more' }), 'append');
           await closed(conv.configure({ budget: 5000 }), 'configure');
           await closed(conv.rewind(), 'rewind');
           await closed(conv.clear(), 'clear');
           assert.deepEqual((await conv.context()).messages, before.messages, 'nothing changed');
-          await waiting;
+          await waiting.result();
           assert.equal(await workflowTaskFailures(handle), 0);
         },
         { profiles: testProfiles(server.baseURL), summarize: { env: { DC_TEST_KEY: 'sk-closed' } } }
