@@ -10,7 +10,7 @@ export type Stored = boolean | 'unknown';
 
 /**
  * The workflow refused the call (`type` is the documented failure type: InvalidAppend, InvalidSettings, InvalidStart,
- * OutOfOrder, VersionMismatch, InternalError). A `WorkflowUpdateFailedError`, so code catching that keeps working.
+ * OutOfOrder, VersionMismatch, ConversationClosed, InternalError). A `WorkflowUpdateFailedError`, so code catching that keeps working.
  */
 export class ConversationUpdateError extends WorkflowUpdateFailedError {
   override readonly name = 'ConversationUpdateError';
