@@ -5,6 +5,7 @@
  */
 import { patched } from '@temporalio/workflow';
 import type { CompactionOptions } from '../core/plan/options';
+import { countedAt, type SentContext } from './sent-contexts';
 
 /** The `rounds` policy folds on the round count without a min-fold floor (issue 9, item 7). */
 export const ROUNDS_WITHOUT_MIN_FOLD = 'rounds-policy-without-min-fold-floor';
@@ -24,3 +25,21 @@ export function roundsFloorAsRecorded(options: CompactionOptions): CompactionOpt
 
 /** New settings (start input, `configure`) are checked together: a trigger above the fold target, … (issue 16). */
 export const SETTINGS_TOGETHER = 'settings-checked-together';
+
+/** Usage reported for any context of the current append chain calibrates (issue 9, item 1). */
+export const CALIBRATE_APPENDED_SINCE = 'calibrate-any-context-of-the-append-chain';
+
+/**
+ * Our count of the context a report names. New work accepts any version of the append chain (`sent`), so a report
+ * for the context `prepare` returned still applies after a `record` and after continue-as-new; a replayed history
+ * recorded before {@link CALIBRATE_APPENDED_SINCE} accepts only the version of the last append in this run, as it did.
+ * @returns the count, or undefined when the report cannot be related to the current context.
+ */
+export function reportedContextCount(
+  sent: readonly SentContext[] | undefined,
+  lastInRun: SentContext | null,
+  version: number
+): number | undefined {
+  if (patched(CALIBRATE_APPENDED_SINCE)) return countedAt(sent, version);
+  return lastInRun?.version === version ? lastInRun.counted : undefined;
+}

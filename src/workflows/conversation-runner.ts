@@ -23,6 +23,8 @@ import {
 } from './definitions';
 import { local } from './local-activities';
 import { ingestInput } from './ingest-input';
+import { reportedContextCount } from './behaviour-patches';
+import { noteSent } from './sent-contexts';
 import { Mutex } from './mutex';
 import {
   mergeSettings,
@@ -195,6 +197,7 @@ export class ConversationRunner {
       const tokens = this.estimate();
       this.lastSent = { version: s.version, counted: this.state.countedTokens() };
       const prefix = decide ? this.notePrefixReuse() : undefined;
+      s.sent = noteSent(s.sent, this.lastSent);
       return {
         version: s.version,
         patch: this.state.patch(staged),
@@ -344,6 +347,7 @@ export class ConversationRunner {
         s.live.forEach((e, i) => (e.tokens = counted.counts[i] ?? e.tokens));
         s.fixedTokens = counted.replyPriming + counted.toolTokens;
         s.calibration = null;
+        s.sent = [];
       }
       s.settings = next;
       if (rules) this.placeRules(rules);
@@ -414,6 +418,7 @@ export class ConversationRunner {
       runUpdates: this.runUpdates,
       continuedAsNew: s.continuedAsNew,
       lastClientSeq: s.lastClientSeq,
+      calibration: (s.calibration as Calibration | null) ?? null,
     };
   }
 
@@ -426,10 +431,10 @@ export class ConversationRunner {
   private lastSent: { version: number; counted: number } | null = null;
 
   private calibrate(version: number, inputTokens: number): void {
-    if (!this.lastSent || this.lastSent.version !== version) return;
-    if (!(Number.isFinite(inputTokens) && inputTokens > 0)) return;
+    const estimated = reportedContextCount(this.state.s.sent, this.lastSent, version);
+    if (estimated === undefined || !(Number.isFinite(inputTokens) && inputTokens > 0)) return;
     this.state.s.calibration = recordUsage(this.state.s.calibration as Calibration | null, {
-      estimated: this.lastSent.counted,
+      estimated,
       reported: inputTokens,
     });
   }

@@ -15,6 +15,7 @@ import { utf8Length } from './bytes';
 import type { AppendInput, ContextPatch, ContextSnapshot } from './definitions';
 import { diffContext, type EntryKey } from './patch';
 import type { PendingFold } from './pending-fold';
+import type { SentContext } from './sent-contexts';
 import type { ConversationSettings } from './settings';
 import { isRetry, noteApplied, type WriterTable } from './writers';
 
@@ -51,6 +52,11 @@ export interface CarriedState {
   lastError: { at: number; message: string } | null;
   closed: boolean;
   continuedAsNew: number;
+  /**
+   * Contexts produced since the last change that was not an append, with our count of each: usage reported for any
+   * of them calibrates the estimate. Absent in state carried by older code.
+   */
+  sent?: SentContext[];
   /** Files read often lately (S1 hot paths): eviction keeps their latest read. */
   hotPaths: HotPaths;
   /** The fold summarized in the background, until it is applied (absent in states carried by older code). */
@@ -265,6 +271,7 @@ export class ConversationState {
     const kept = new Set(applyTruncate({ transcript, plan }));
     this.s.live = this.s.live.filter((e) => kept.has(e.raw));
     this.s.version++;
+    this.s.sent = [];
   }
 
   /**
@@ -280,6 +287,7 @@ export class ConversationState {
       entry.rev++;
     }
     this.s.version++;
+    this.s.sent = [];
   }
 
   /** The patch from the caller's mirror (plus what it sent) to the current context. */
@@ -304,6 +312,7 @@ export class ConversationState {
       return { raw, tokens, uid, rev: 0, seq: null };
     });
     this.s.version++;
+    this.s.sent = [];
     return uids;
   }
 
@@ -331,6 +340,7 @@ export class ConversationState {
     if (start < 0) throw new AppendRejected('nothing to rewind: no user turn in the live context since the last fold');
     const removed = this.s.live.splice(start);
     this.s.version++;
+    this.s.sent = [];
     return removed.map((e) => e.raw);
   }
 
@@ -348,6 +358,7 @@ export class ConversationState {
     this.s.live = this.s.live.filter((e, i) => t.items[i]!.role === 'instructions' || e.pinned === true);
     this.s.backoff = null;
     this.s.version++;
+    this.s.sent = [];
     return before - this.s.live.length;
   }
 

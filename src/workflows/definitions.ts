@@ -3,6 +3,7 @@
  * Clients in any language call these by name (see the README's "Calling it from Python or Go").
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { Calibration } from '../core/calibration';
 import type { FoldRecord } from '../core/fold/fold-record';
 import type { MessageFormat, Usage } from '../core/messages/types';
 import type { ConversationSettings, RunLimits, SettingsPatch } from './settings';
@@ -118,6 +119,8 @@ export interface ConversationStateView {
   continuedAsNew: number;
   /** The highest clientSeq applied, so a restarted client continues the sequence. */
   lastClientSeq: number;
+  /** What reported usage taught: the ratio reported / counted, the reports taken, the anchor; null before any. */
+  calibration: Calibration | null;
 }
 
 /** Input of `rewind` (may be omitted: calls recorded before it existed carry none). */
