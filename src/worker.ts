@@ -9,6 +9,7 @@ import { openArchive } from './archive/open-archive';
 import { connectionOptions } from './config/connection-options';
 import { profilesFromConfig } from './config/profiles';
 import { dataConverterFromConfig } from './codec/data-converter';
+import { conversationDefaultsFromConfig } from './config/conversation-defaults';
 import { ConfigError, loadConfig } from './config/load-config';
 import type { Config } from './config/schema';
 import { ensureDevServer, type DevServerHandle } from './server/dev-server';
@@ -70,7 +71,7 @@ async function runWithArchive(
         taskQueue: config.temporal.taskQueue,
         workflowsPath: require.resolve('./workflows'),
         dataConverter,
-        activities: createActivities({ archive, profiles }),
+        activities: createActivities({ archive, profiles, conversationDefaults: conversationDefaultsFromConfig(config) }),
         maxCachedWorkflows: config.worker.maxCachedWorkflows,
         maxConcurrentWorkflowTaskExecutions: config.worker.maxConcurrentWorkflowTaskExecutions,
         maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivityTaskExecutions,

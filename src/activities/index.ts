@@ -9,6 +9,7 @@ import { normalize } from '../core/messages/normalize';
 import { clipItem } from '../core/plan/clip';
 import { builtinProfiles, findProfile, type SummarizerProfiles } from '../summarizers/profiles';
 import type { TextCounter } from '../summarizers/types';
+import type { SettingsPatch } from '../workflows/settings';
 import { countersByModel, type TokenCounter } from '../tokens';
 import { archiveCall, currentArchiveKey } from './archive-key';
 import { createCountTokensActivity } from './count-tokens';
@@ -32,6 +33,11 @@ export interface ActivityDeps {
    * @default one extractive (offline) profile named 'default'
    */
   profiles?: SummarizerProfiles;
+  /**
+   * Defaults of new conversations from the worker's configuration (its `compaction:` section), read by the workflow
+   * when a conversation starts. @default {} (the built-in defaults)
+   */
+  conversationDefaults?: SettingsPatch;
   /** Extra options of the summarize activity (environment for API keys, heartbeat interval, progress hook). */
   summarize?: Omit<SummarizeActivityDeps, 'profiles' | 'counterFor'>;
 }
@@ -103,6 +109,12 @@ export function createActivities(deps: ActivityDeps) {
     countTokens,
 
     summarize,
+
+    /** The worker's configured defaults for new conversations (local activity, once per conversation). */
+    // eslint-disable-next-line @typescript-eslint/require-await -- activities are async by contract
+    async conversationDefaults(): Promise<SettingsPatch> {
+      return deps.conversationDefaults ?? {};
+    },
 
     /**
      * Folds a head given by archive references: reads the originals, clips the ones the live context holds clipped

@@ -85,6 +85,11 @@ export class ConversationRunner {
     this.folds = new ConversationFolds(state, limits, () => this.estimate());
   }
 
+  /** Runs `fn` before any handler that arrives later (they queue behind it). @returns when `fn` is done. */
+  async initialize(fn: () => Promise<void>): Promise<void> {
+    return this.mutex.run(fn);
+  }
+
   /** Synchronous update validator: rejects bad appends before they reach history. */
   validateAppend(input: AppendInput): void {
     const problem = appendShapeProblem(input);

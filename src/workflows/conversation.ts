@@ -6,6 +6,7 @@ import { allHandlersFinished, condition, continueAsNew, patched, setHandler, wor
 import { prepareForSend } from '../core/messages/send';
 import { SETTINGS_TOGETHER } from './behaviour-patches';
 import { ConversationState } from './conversation-state';
+import { adoptConfiguredDefaults } from './configured-defaults';
 import { ConversationRunner } from './conversation-runner';
 import { legacySummarizerPolicy } from './legacy-summarizer';
 import { ProfileCheck, profileOf } from './profile-check';
@@ -152,6 +153,8 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   setHandler(writerSeqQuery, (writer) => state.s.writers?.find(([w]) => w === writer)?.[1] ?? -1);
 
   if (startError) throw failure(FailureType.invalidStart, startError);
+  // A new conversation's defaults come from the worker's configuration; the handlers queue behind this.
+  if (!input.carried) await runner.initialize(() => adoptConfiguredDefaults(state, input.settings));
 
   await condition(() => state.s.closed || runner.shouldContinueAsNew());
   // Continuing-as-new with a handler still running would drop its result (temporalio/features#467).

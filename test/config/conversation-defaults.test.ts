@@ -1,0 +1,124 @@
+// temporal.yaml's compaction: and summarizer: sections (and their environment variables) are the defaults of new
+// conversations: the real worker process (src/worker.ts) is started with non-default values and they are applied.
+import { strict as assert } from 'node:assert';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ConversationClient } from '../../src/client/conversation-client';
+import { conversationDefaultsFromConfig } from '../../src/config/conversation-defaults';
+import { loadConfig } from '../../src/config/load-config';
+import { configurationTableRows } from '../../src/config/readme-table';
+import { schema } from '../../src/config/schema';
+import { uniqueConversationId } from '../support/conversation';
+import { sharedTestEnv } from '../support/temporal';
+
+const root = resolve(__dirname, '..', '..');
+
+/** The worker as `npm start` runs it, connected to the test server; resolves once it polls. */
+function startWorker(env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'src/worker.ts'], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+  return new Promise((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error(`worker did not start: ${out}`)), 90_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`worker exited with ${code}: ${out}`));
+    });
+    const check = setInterval(() => {
+      if (out.includes('polling task queue')) {
+        clearInterval(check);
+        clearTimeout(timer);
+        child.removeAllListeners('exit');
+        ok(child);
+      }
+    }, 100);
+  });
+}
+
+describe('config: compaction and summarizer defaults of new conversations', function () {
+  this.timeout(180_000);
+
+  it('maps every compaction and summarizer key to a setting', () => {
+    const config = loadConfig('/nonexistent.yaml', { COMPACTION_BUDGET: '64000', SUMMARIZER_MODE: 'chat' });
+    const patch = conversationDefaultsFromConfig(config);
+    assert.equal(patch.budget, 64000);
+    assert.equal(patch.summarizer?.mode, 'chat');
+    assert.deepEqual(Object.keys(patch).sort(), [...Object.keys(config.compaction), 'summarizer'].sort());
+    assert.deepEqual(Object.keys(patch.summarizer).sort(), Object.keys(config.summarizer).sort());
+  });
+
+  it('a worker started with non-default values applies them to new conversations; explicit settings win', async () => {
+    const env = await sharedTestEnv();
+    const dir = mkdtempSync(join(tmpdir(), 'dc-config-'));
+    const file = join(dir, 'temporal.yaml');
+    writeFileSync(file, 'compaction:\n  triggerRatio: 0.8\n  policy: rounds\nsummarizer:\n  timeoutMs: 30000\n');
+    const taskQueue = `config-defaults-${process.pid}`;
+    const worker = await startWorker({
+      DC_CONFIG: file,
+      TEMPORAL_ADDRESS: env.address,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      DATA_DIR: dir,
+      COMPACTION_BUDGET: '64000',
+      COMPACTION_MODEL: 'gpt-4.1',
+      SUMMARIZER_MODE: 'chat',
+    });
+    try {
+      const plain = new ConversationClient({
+        client: env.client,
+        conversationId: uniqueConversationId('configured'),
+        taskQueue,
+      });
+      await plain.prepare([{ role: 'user', content: 'hello' }]);
+      const s = (await plain.state()).settings;
+      assert.equal(s.budget, 64000, 'COMPACTION_BUDGET');
+      assert.equal(s.model, 'gpt-4.1', 'COMPACTION_MODEL');
+      assert.equal(s.triggerRatio, 0.8, 'compaction.triggerRatio from the file');
+      assert.equal(s.policy, 'rounds', 'compaction.policy from the file');
+      assert.equal(s.summarizer.mode, 'chat', 'SUMMARIZER_MODE');
+      assert.equal(s.summarizer.timeoutMs, 30000, 'summarizer.timeoutMs from the file');
+
+      const explicit = new ConversationClient({
+        client: env.client,
+        conversationId: uniqueConversationId('explicit'),
+        taskQueue,
+        settings: { budget: 32000, summarizer: { mode: 'extractive' } },
+      });
+      await explicit.prepare([{ role: 'user', content: 'hello' }]);
+      const e = (await explicit.state()).settings;
+      assert.equal(e.budget, 32000, 'the conversation’s own budget wins');
+      assert.equal(e.summarizer.mode, 'extractive', 'its own summarizer mode wins');
+      assert.equal(e.triggerRatio, 0.8, 'what it does not set still comes from the configuration');
+    } finally {
+      worker.kill('SIGTERM');
+      await new Promise((ok) => worker.once('exit', ok));
+    }
+  });
+});
+
+describe('config: the README configuration table is the schema', () => {
+  it('has exactly the rows generated from the schema (every section, key, default and environment variable)', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('### Pointing it at'));
+    const cells = (line: string): string[] =>
+      line
+        .slice(1, -1)
+        .split(/(?<!\\)\|/)
+        .map((c) => c.trim().replace(/\s+/g, ' '));
+    const rows = section
+      .split('\n')
+      .filter((line) => /^\| `\w+`/.test(line))
+      .map(cells);
+    assert.deepEqual(rows, configurationTableRows());
+    for (const [name, keys] of Object.entries(schema)) {
+      for (const key of Object.keys(keys))
+        assert.ok(rows.some((r) => r[0] === `\`${name}\`` && r[1].includes(`\`${key}\``)));
+    }
+  });
+});
