@@ -122,6 +122,8 @@ export class ConversationClient {
   private calls = 0;
   /** Appends of one client go one at a time, so its sequence numbers arrive in order. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** JSON of the tool definitions last sent with a `prepare`. */
+  private sentTools: string | undefined;
 
   /**
    * @throws InvalidConversationId for an empty, too long (over 200) or non-ASCII id, or a bad `writerId`.
@@ -162,6 +164,8 @@ export class ConversationClient {
    * @param opts.usage the provider's usage for the previous context this client sent, to calibrate the estimate.
    * @param opts.output the model's output for that context (one message or an array), appended before
    *   `newMessages` in the same update: one round trip per agent step instead of `record` + `prepare`.
+   * @param opts.tools the tool definitions sent with the request: counted into every budget decision from now on
+   *   (replaces `settings.tools`; sent to the workflow only when they differ from what this client sent last).
    * @throws ConversationUpdateError (a WorkflowUpdateFailedError) with the failure `type` (InvalidAppend names a bad
    *   message) and `stored` (false for every rejection of bad input).
    * @throws ConversationUnavailableError when the server stayed unavailable past `retryDeadlineMs`; `stored` says
@@ -169,11 +173,13 @@ export class ConversationClient {
    */
   async prepare(
     newMessages: unknown[],
-    opts: { usage?: Pick<Usage, 'inputTokens'> & Partial<Usage>; output?: unknown } = {}
+    opts: { usage?: Pick<Usage, 'inputTokens'> & Partial<Usage>; output?: unknown; tools?: unknown[] } = {}
   ): Promise<Prepared> {
     const output: unknown[] =
       opts.output === undefined ? [] : Array.isArray(opts.output) ? (opts.output as unknown[]) : [opts.output];
-    const result = await this.send(prepareUpdate, [...output, ...newMessages], opts.usage);
+    const tools = opts.tools !== undefined && JSON.stringify(opts.tools) !== this.sentTools ? opts.tools : undefined;
+    const result = await this.send(prepareUpdate, [...output, ...newMessages], opts.usage, tools);
+    if (tools !== undefined) this.sentTools = JSON.stringify(tools);
     this.sentVersion = result.version;
     if (result.folding) this.watcher?.watch();
     const settings = await this.afterStored(() => this.settingsForSend());
@@ -307,9 +313,10 @@ export class ConversationClient {
   private send(
     update: typeof prepareUpdate,
     messages: unknown[],
-    usage: (Pick<Usage, 'inputTokens'> & Partial<Usage>) | undefined
+    usage: (Pick<Usage, 'inputTokens'> & Partial<Usage>) | undefined,
+    tools?: unknown[]
   ): Promise<PrepareResult> {
-    const run = this.queue.then(() => this.sendNow(update, messages, usage));
+    const run = this.queue.then(() => this.sendNow(update, messages, usage, tools));
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -317,7 +324,8 @@ export class ConversationClient {
   private async sendNow(
     update: typeof prepareUpdate,
     messages: unknown[],
-    usage: (Pick<Usage, 'inputTokens'> & Partial<Usage>) | undefined
+    usage: (Pick<Usage, 'inputTokens'> & Partial<Usage>) | undefined,
+    tools: unknown[] | undefined
   ): Promise<PrepareResult> {
     if (this.inDoubt !== undefined) await this.resolveDoubt(this.inDoubt);
     const clientSeq = this.nextSeq;
@@ -325,6 +333,7 @@ export class ConversationClient {
       messages,
       writer: this.writerId,
       clientSeq,
+      ...(tools !== undefined ? { tools } : {}),
       ...(usage && this.sentVersion !== undefined ? { reported: { version: this.sentVersion, usage } } : {}),
     };
     const { conversationId, taskQueue, settings, limits } = this.options;

@@ -3,18 +3,13 @@
  * `summarizer:`), read once by a local activity when it starts; its own start settings still win. Gated by
  * `patched()` so conversations started before this change replay as they ran.
  */
-import { patched, proxyLocalActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities';
+import { patched } from '@temporalio/workflow';
 import type { ConversationState } from './conversation-state';
+import { local } from './local-activities';
 import { defaultSettings, mergeSettings, type SettingsPatch } from './settings';
 
 /** Patch id of this behaviour. */
 export const SETTINGS_FROM_CONFIGURATION = 'conversation-settings-from-worker-configuration';
-
-const local = proxyLocalActivities<Activities>({
-  startToCloseTimeout: '10 seconds',
-  retry: { maximumAttempts: 5 },
-});
 
 /**
  * Re-derives a fresh conversation's settings as built-in defaults ← configuration ← start settings. A configuration

@@ -25,6 +25,7 @@ import { local } from './local-activities';
 import { ingestInput } from './ingest-input';
 import { reportedContextCount } from './behaviour-patches';
 import { noteSent } from './sent-contexts';
+import { sameTools } from './tool-schemas';
 import { Mutex } from './mutex';
 import {
   mergeSettings,
@@ -159,6 +160,12 @@ export class ConversationRunner {
         throw rejected(err);
       }
       const s = this.state.s;
+      if (input.tools !== undefined && !sameTools(input.tools, s.settings.tools)) {
+        s.settings = { ...s.settings, tools: input.tools };
+        await this.countFixedTokens(s.settings);
+      } else if (s.toolTokens === undefined && (s.settings.tools?.length ?? 0) > 0) {
+        await this.countFixedTokens(s.settings); // tools given at start: counted once, with the first append
+      }
       if (input.reported) this.calibrate(input.reported.version, input.reported.usage.inputTokens);
       const staging = staged;
       const positions = (of: Set<number> | undefined): number[] =>
@@ -168,7 +175,7 @@ export class ConversationRunner {
       const rules = pins ? await this.prepareRulesFor(staged, pinnedNew) : null;
       if (staged.messages.length > 0) {
         const ingested = await local.ingest(ingestInput(s, staged));
-        s.fixedTokens = ingested.fixedTokens;
+        s.fixedTokens = ingested.fixedTokens + (s.toolTokens ?? 0);
         // A pinned message comes back to the caller without its flag: an insert in the patch, like a clipped one.
         const clipped = new Set(ingested.clipped.map((c) => c.index));
         const unflagged = positions(split?.flagged)
@@ -348,11 +355,22 @@ export class ConversationRunner {
       }
       if (next.model !== s.settings.model && s.live.length > 0 && s.format) {
         // Another model may use another vocabulary: every stored count must be redone with it.
-        const counted = await local.countTokens({ model: next.model, format: s.format, messages: this.state.raws() });
+        const counted = await local.countTokens({
+          model: next.model,
+          format: s.format,
+          messages: this.state.raws(),
+          tools: next.tools ?? [],
+        });
         s.live.forEach((e, i) => (e.tokens = counted.counts[i] ?? e.tokens));
+        s.toolTokens = counted.toolTokens;
         s.fixedTokens = counted.replyPriming + counted.toolTokens;
         s.calibration = null;
         s.sent = [];
+      } else if (
+        !sameTools(next.tools, s.settings.tools) ||
+        (next.model !== s.settings.model && (next.tools?.length ?? 0) > 0)
+      ) {
+        await this.countFixedTokens(next);
       }
       s.settings = next;
       if (rules) this.placeRules(rules);
@@ -384,6 +402,15 @@ export class ConversationRunner {
     if (!settled() && wait > 0) await condition(settled, wait);
     const folds = this.state.s.folds;
     return { folding: this.folds.progress(), lastFold: folds[folds.length - 1] ?? null };
+  }
+
+  /** Counts what every request costs besides its messages: reply priming and the tool definitions. */
+  private async countFixedTokens(settings: ConversationSettings): Promise<void> {
+    const s = this.state.s;
+    const tools = settings.tools ?? [];
+    const counted = await local.countTokens({ model: settings.model, format: s.format ?? 'chat', messages: [], tools });
+    s.toolTokens = counted.toolTokens;
+    s.fixedTokens = counted.replyPriming + counted.toolTokens;
   }
 
   /** True when this run should hand over to a new one (the main loop waits for handlers first). */

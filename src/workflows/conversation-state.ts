@@ -49,6 +49,8 @@ export interface CarriedState {
   calibration: unknown;
   /** Extra tokens every request costs on top of its messages (reply priming, tool schemas). */
   fixedTokens: number;
+  /** Tokens of `settings.tools`, part of `fixedTokens`. Absent in state carried by older code (no tools). */
+  toolTokens?: number;
   lastError: { at: number; message: string } | null;
   closed: boolean;
   continuedAsNew: number;

@@ -84,6 +84,10 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
     state = ConversationState.create(conversationIdOf(workflowId) ?? workflowId, defaultSettings);
     runner = new ConversationRunner(state, defaultLimits);
   }
+  // A new conversation's defaults come from the worker's configuration. Started before the handlers are registered
+  // (registering one runs the updates that came with the start), so they queue behind it on the mutex.
+  const initialized =
+    input.carried || startError ? undefined : runner.initialize(() => adoptConfiguredDefaults(state, input.settings));
   const refuseAfterBadStart = (): void => {
     if (startError) throw failure(FailureType.invalidStart, startError);
   };
@@ -153,8 +157,7 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   setHandler(writerSeqQuery, (writer) => state.s.writers?.find(([w]) => w === writer)?.[1] ?? -1);
 
   if (startError) throw failure(FailureType.invalidStart, startError);
-  // A new conversation's defaults come from the worker's configuration; the handlers queue behind this.
-  if (!input.carried) await runner.initialize(() => adoptConfiguredDefaults(state, input.settings));
+  await initialized;
 
   await condition(() => state.s.closed || runner.shouldContinueAsNew());
   // Continuing-as-new with a handler still running would drop its result (temporalio/features#467).

@@ -53,6 +53,11 @@ export interface AppendInput {
   writer?: string;
   /** Usage the provider reported for the last context sent (calibrates the token estimate). */
   reported?: ReportedUsage;
+  /**
+   * The tool definitions the agent sends with its requests from now on; replaces `settings.tools` (send them when
+   * they change). At most 128 tools and 128 KiB of JSON.
+   */
+  tools?: unknown[];
 }
 
 /**

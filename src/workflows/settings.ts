@@ -16,6 +16,7 @@ import {
   type LegacySummarizerPolicy,
   type SummarizerSettings,
 } from './summarizer-settings';
+import { toolsProblem } from './tool-schemas';
 
 export type { SummarizerSettings } from './summarizer-settings';
 
@@ -51,6 +52,12 @@ export interface ConversationSettings extends FoldSettings {
    * provider prompt-cache miss; S1 uses 0.5. 0 = off. @default 0
    */
   evictAtRatio: number;
+  /**
+   * The tool definitions sent with every request (Chat or Responses `tools`), counted with the cookbook's §7
+   * constants into every budget decision. Also replaced by `prepare`'s `tools` field. At most 128 tools and 128 KiB
+   * of JSON. Absent in settings carried from older code (read as none). @default []
+   */
+  tools?: unknown[];
   summarizer: SummarizerSettings;
   /**
    * Rules the model must keep verbatim whatever is folded: one rules element right after the system prompt (see
@@ -87,6 +94,7 @@ export const defaultSettings: ConversationSettings = {
   plan: {},
   evictAtRatio: 0,
   ...defaultFoldSettings,
+  tools: [],
   summarizer: defaultSummarizerSettings,
 };
 
@@ -148,6 +156,7 @@ export function mergeSettings(
     'unanswered',
     'plan',
     'evictAtRatio',
+    'tools',
     'summarizer',
     'rules',
     ...foldSettingKeys,
@@ -189,6 +198,11 @@ export function mergeSettings(
     Object.assign(out, checkFoldSettings(p));
   } catch (err) {
     throw new SettingsError((err as Error).message);
+  }
+  if (p.tools !== undefined) {
+    const problem = toolsProblem(p.tools, 'tools');
+    if (problem) throw new SettingsError(problem);
+    out.tools = p.tools as unknown[];
   }
   if (p.plan !== undefined) {
     const plan = record(p.plan, 'plan');

@@ -10,6 +10,7 @@ import { contentText } from '../core/messages/text';
 import { utf8Length } from './bytes';
 import { pinProblem } from './pins';
 import { show } from './validate-plan';
+import { toolsProblem } from './tool-schemas';
 
 /** Largest append input in bytes of JSON: it is stored in one history event, and the server refuses events over 2 MiB. */
 export const MAX_APPEND_BYTES = 1_572_864;
@@ -20,7 +21,7 @@ export const MAX_MESSAGE_DEPTH = 64;
 /** Writer ids: 1–128 characters from this set (they become part of update ids). */
 export const WRITER_ID_PATTERN = /^[A-Za-z0-9._:@-]{1,128}$/;
 
-const INPUT_KEYS = ['messages', 'clientSeq', 'writer', 'reported'];
+const INPUT_KEYS = ['messages', 'clientSeq', 'writer', 'reported', 'tools'];
 const USAGE_KEYS = ['inputTokens', 'outputTokens', 'totalTokens', 'cachedInputTokens', 'reasoningTokens'];
 
 /**
@@ -29,7 +30,7 @@ const USAGE_KEYS = ['inputTokens', 'outputTokens', 'totalTokens', 'cachedInputTo
  */
 export function appendShapeProblem(input: unknown): string | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    return `the append input must be an object {messages, clientSeq?, writer?, reported?}, got ${show(input)}`;
+    return `the append input must be an object {messages, clientSeq?, writer?, reported?, tools?}, got ${show(input)}`;
   }
   const unknown = unknownKeyMessage(input, INPUT_KEYS, '');
   if (unknown) return `append input: ${unknown}`;
@@ -49,6 +50,8 @@ export function appendShapeProblem(input: unknown): string | undefined {
   }
   const reported = reportedProblem(i.reported);
   if (reported) return reported;
+  const tools = i.tools === undefined ? undefined : toolsProblem(i.tools, 'tools');
+  if (tools) return tools;
   for (let m = 0; m < i.messages.length; m++) {
     const deep = tooDeep(i.messages[m], MAX_MESSAGE_DEPTH);
     if (deep) return `message ${m} nests deeper than ${MAX_MESSAGE_DEPTH} levels (at ${deep})`;
