@@ -44,7 +44,12 @@ const DIVERGENCES: { fn: string; why: string }[] = [
     why:
       "These records pin another project's prompt sentences word for word. This project writes its own summary " +
       'request (same structure: what was discussed, what was done, details and identifiers to keep exactly, what ' +
-      'is still open), so the strings cannot match by design; its rendering rules are tested in test/core/fold.',
+      'is still open), so the strings cannot match by design; its rendering rules are tested in test/core/fold. ' +
+      'The input rule differs too, on purpose: the S0 engine sends user, bot, context and reasoning text and drops ' +
+      'activity items (record bfd416af6363); we never send reasoning, plain-text S0 reasoning included (S2: a ' +
+      "summarizer does not see the agent's private reasoning, which may also be encrypted or provider-specific), " +
+      'and we render each activity as one clipped line, because activities are the tool calls and results that ' +
+      'say what was done (paths, commands, ids) and the identifier ledger must keep those identifiers.',
   },
 ];
 
