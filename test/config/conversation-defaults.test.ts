@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { ConversationClient } from '../../src/client/conversation-client';
 import { conversationDefaultsFromConfig } from '../../src/config/conversation-defaults';
 import { loadConfig } from '../../src/config/load-config';
-import { configurationTableRows } from '../../src/config/readme-table';
+import { configurationTableRows } from '../../src/config/configuration-table';
 import { schema } from '../../src/config/schema';
 import { uniqueConversationId } from '../support/conversation';
 import { sharedTestEnv } from '../support/temporal';
@@ -102,10 +102,10 @@ describe('config: compaction and summarizer defaults of new conversations', func
   });
 });
 
-describe('config: the README configuration table is the schema', () => {
+describe('config: the configuration table of docs/configuration.md is the schema', () => {
   it('has exactly the rows generated from the schema (every section, key, default and environment variable)', () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('### Pointing it at'));
+    const doc = readFileSync(join(root, 'docs', 'configuration.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## temporal.yaml'), doc.indexOf('## Per-conversation settings'));
     const cells = (line: string): string[] =>
       line
         .slice(1, -1)
@@ -120,5 +120,7 @@ describe('config: the README configuration table is the schema', () => {
       for (const key of Object.keys(keys))
         assert.ok(rows.some((r) => r[0] === `\`${name}\`` && r[1].includes(`\`${key}\``)));
     }
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    assert.ok(readme.includes('(docs/configuration.md)'), 'the README links to the configuration table');
   });
 });

@@ -9,7 +9,7 @@ import { Client, Connection } from '@temporalio/client';
 import OpenAI from 'openai';
 import ts from 'typescript';
 import { createActivities } from '../../src/activities';
-import { FileArchive } from '../../src/archive/file-archive';
+import { SqliteArchive } from '../../src/archive/sqlite-archive';
 import { ConversationClient } from '../../src/client/conversation-client';
 import { startOpenAIServer } from '../support/openai-server';
 import { withWorker } from '../support/temporal';
@@ -44,8 +44,8 @@ describe('README: the TypeScript agent loop', function () {
     const server = await startOpenAIServer();
     const turns = 4;
     const openaiCalls: unknown[][] = [];
+    const archive = SqliteArchive.open({ path: join(mkdtempSync(join(tmpdir(), 'dc-readme-')), 'archive.sqlite') });
     try {
-      const archive = new FileArchive(join(mkdtempSync(join(tmpdir(), 'dc-readme-')), 'archive'));
       await withWorker(
         { activities: createActivities({ archive }), taskQueue: 'durable-compaction' },
         async ({ env }) => {
@@ -104,6 +104,7 @@ describe('README: the TypeScript agent loop', function () {
       );
     } finally {
       await server.close();
+      await archive.close();
     }
   });
 });

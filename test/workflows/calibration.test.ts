@@ -41,9 +41,13 @@ describe('calibration in the conversation workflow', function () {
 
   it('keeps the chain across continue-as-new: usage for the last run’s context still applies', async () => {
     await withConversationWorker(async ({ open }) => {
-      const conv = open(uniqueConversationId('cal-can'), {}, { maxUpdatesPerRun: 2 });
+      const conv = open(uniqueConversationId('cal-can'), {}, { maxUpdatesPerRun: 10 });
+      for (let i = 0; i < 4; i++) {
+        await conv.record(user(`earlier question ${i}`));
+        await conv.record(assistant(`earlier answer ${i}`));
+      }
       const first = await conv.prepare([user('hello there')]);
-      await conv.record(assistant('hi!')); // the second update of the run: the workflow hands over
+      await conv.record(assistant('hi!')); // the tenth update of the run: the workflow hands over
       await conv.prepare([user('and then?')], { usage: { inputTokens: first.tokens + 1 } });
       const state = await conv.state();
       assert.ok(state.continuedAsNew >= 1, 'the report arrived in a later run');

@@ -1,5 +1,6 @@
 /**
- * The README's configuration table, generated from the schema (a test checks the README holds exactly these rows).
+ * The configuration table of docs/configuration.md, generated from the schema (a test checks the file holds exactly
+ * these rows).
  */
 import { schema, type Setting } from './schema';
 
