@@ -1,7 +1,6 @@
 // temporal.yaml's compaction: and summarizer: sections (and their environment variables) are the defaults of new
 // conversations: the real worker process (src/worker.ts) is started with non-default values and they are applied.
 import { strict as assert } from 'node:assert';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -11,36 +10,10 @@ import { loadConfig } from '../../src/config/load-config';
 import { configurationTableRows } from '../../src/config/configuration-table';
 import { schema } from '../../src/config/schema';
 import { uniqueConversationId } from '../support/conversation';
+import { startNpmWorker } from '../support/npm-worker';
 import { sharedTestEnv } from '../support/temporal';
 
 const root = resolve(__dirname, '..', '..');
-
-/** The worker as `npm start` runs it, connected to the test server; resolves once it polls. */
-function startWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'src/worker.ts'], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-  return new Promise((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error(`worker did not start: ${out}`)), 90_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      fail(new Error(`worker exited with ${code}: ${out}`));
-    });
-    const check = setInterval(() => {
-      if (out.includes('polling task queue')) {
-        clearInterval(check);
-        clearTimeout(timer);
-        child.removeAllListeners('exit');
-        ok(child);
-      }
-    }, 100);
-  });
-}
 
 describe('config: compaction and summarizer defaults of new conversations', function () {
   this.timeout(180_000);
@@ -60,15 +33,18 @@ describe('config: compaction and summarizer defaults of new conversations', func
     const file = join(dir, 'temporal.yaml');
     writeFileSync(file, 'compaction:\n  triggerRatio: 0.8\n  policy: rounds\nsummarizer:\n  timeoutMs: 30000\n');
     const taskQueue = `config-defaults-${process.pid}`;
-    const worker = await startWorker({
-      DC_CONFIG: file,
-      TEMPORAL_ADDRESS: env.address,
-      TEMPORAL_TASK_QUEUE: taskQueue,
-      DATA_DIR: dir,
-      COMPACTION_BUDGET: '64000',
-      COMPACTION_MODEL: 'gpt-4.1',
-      SUMMARIZER_MODE: 'chat',
-    });
+    const { child: worker } = await startNpmWorker(
+      {
+        DC_CONFIG: file,
+        TEMPORAL_ADDRESS: env.address,
+        TEMPORAL_TASK_QUEUE: taskQueue,
+        DATA_DIR: dir,
+        COMPACTION_BUDGET: '64000',
+        COMPACTION_MODEL: 'gpt-4.1',
+        SUMMARIZER_MODE: 'chat',
+      },
+      90_000
+    );
     try {
       const plain = new ConversationClient({
         client: env.client,

@@ -8,6 +8,8 @@ import { isListening } from '../../src/server/port';
 import { ConversationClient } from '../../src/client/conversation-client';
 import { assertNoTaskFailures } from '../support/task-failures';
 
+import { startNpmWorker, type StartedWorker } from '../support/npm-worker';
+
 const root = resolve(__dirname, '..', '..');
 
 function freePort(): Promise<number> {
@@ -42,36 +44,9 @@ function serversOn(port: number): number {
   }).length;
 }
 
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-}
-
-/** Runs `npm start`'s worker (src/worker.ts) with its own ports and data folder; resolves once it polls. */
-function startWorker(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'src/worker.ts'], {
-    cwd: root,
-    env: { ...process.env, TEMPORAL_ADDRESS: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-  return new Promise((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error(`worker did not start: ${out}`)), 60_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      fail(new Error(`worker exited with ${code}: ${out}`));
-    });
-    const check = setInterval(() => {
-      if (out.includes('polling task queue')) {
-        clearInterval(check);
-        clearTimeout(timer);
-        child.removeAllListeners('exit');
-        ok({ child, output: () => out });
-      }
-    }, 100);
-  });
+/** Runs `npm start`'s worker with its own ports and data folder (no TEMPORAL_ADDRESS: it starts a dev server). */
+function startWorker(env: Record<string, string>): Promise<StartedWorker> {
+  return startNpmWorker({ TEMPORAL_ADDRESS: '', ...env });
 }
 
 function exited(child: ChildProcess): Promise<number | null> {
