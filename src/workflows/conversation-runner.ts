@@ -26,6 +26,7 @@ import { ingestInput } from './ingest-input';
 import { reportedContextCount } from './behaviour-patches';
 import { noteSent } from './sent-contexts';
 import { sameTools } from './tool-schemas';
+import { answersAbandonedCalls, withAbandonedAnswers } from './abandoned-calls';
 import { Mutex } from './mutex';
 import {
   mergeSettings,
@@ -153,12 +154,17 @@ export class ConversationRunner {
       const pins = this.usesPins(input) && patched(PINS_PATCH);
       // `pin` never reaches the model or the archive: the messages are stored without it, their entries marked.
       const split = pins ? splitPins(input) : null;
+      const answerAbandoned = answersAbandonedCalls();
       let staged;
       try {
         staged = this.state.stage(split ? split.input : input);
       } catch (err) {
         throw rejected(err);
       }
+      const fromCaller = staged.messages.length;
+      const abandoned = answerAbandoned ? withAbandonedAnswers(this.state.raws(), staged) : undefined;
+      if (abandoned) staged = abandoned.staged;
+      const inLive = abandoned?.inLive ?? [];
       const s = this.state.s;
       if (input.tools !== undefined && !sameTools(input.tools, s.settings.tools)) {
         s.settings = { ...s.settings, tools: input.tools };
@@ -174,7 +180,10 @@ export class ConversationRunner {
       // Checked before anything is archived: pins over their share of the budget store nothing.
       const rules = pins ? await this.prepareRulesFor(staged, pinnedNew) : null;
       if (staged.messages.length > 0) {
-        const ingested = await local.ingest(ingestInput(s, staged));
+        const ingested = await local.ingest({
+          ...ingestInput(s, staged),
+          messages: [...staged.messages, ...inLive.map((r) => r.raw)],
+        });
         s.fixedTokens = ingested.fixedTokens + (s.toolTokens ?? 0);
         // A pinned message comes back to the caller without its flag: an insert in the patch, like a clipped one.
         const clipped = new Set(ingested.clipped.map((c) => c.index));
@@ -190,6 +199,7 @@ export class ConversationRunner {
         );
         const first = s.live.length - staged.messages.length;
         for (const i of pinnedNew) s.live[first + i]!.pinned = true;
+        this.state.insertInLive(inLive, ingested.counts.slice(staged.messages.length));
         Object.assign(stored, { stored: true, version: s.version });
         await this.evictAtTurnStart(s.live.length - staged.messages.length);
         if (byteBudget) {
@@ -215,7 +225,7 @@ export class ConversationRunner {
         patch: this.state.patch(staged),
         tokens,
         budget: s.settings.budget,
-        appended: staged.messages.length,
+        appended: fromCaller,
         decision: outcome.decision,
         ...(outcome.fold ? { fold: outcome.fold } : {}),
         ...(folding ? { folding } : {}),

@@ -252,6 +252,24 @@ export class ConversationState {
     this.noteReads(this.s.live.length - staged.messages.length);
   }
 
+  /**
+   * Inserts messages the workflow wrote (synthetic results of abandoned calls) into the stored context, each before
+   * position `at` of the context as it was before these inserts, with its count; their archive sequence numbers
+   * follow the last one used. @returns nothing; bumps the version.
+   */
+  insertInLive(inserts: readonly { at: number; raw: unknown }[], counts: readonly number[]): void {
+    if (inserts.length === 0) return;
+    // From the last position back, so earlier positions still point where they did.
+    for (let k = inserts.length - 1; k >= 0; k--) {
+      const seq = this.s.nextSeq + k;
+      const entry = { raw: inserts[k]!.raw, tokens: counts[k] ?? 0, uid: `m${seq}`, rev: 0, seq };
+      this.s.live.splice(inserts[k]!.at, 0, entry);
+    }
+    this.s.nextSeq += inserts.length;
+    this.s.version++;
+    this.s.sent = [];
+  }
+
   /** Scores file reads per user turn (S1 hot paths) for the messages from `from` on. */
   private noteReads(from: number): void {
     const t = this.transcript();

@@ -54,6 +54,8 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   let state: ConversationState;
   let runner: ConversationRunner;
   let startError: string | undefined;
+  /** Set for a new conversation (not a continued run): its own start settings. */
+  let fresh: { settings: SettingsPatch | undefined } | undefined;
   const workflowId = workflowInfo().workflowId;
   // Runs recorded before the start checks existed replay with the old rules.
   const strict = patched('start-input-checks');
@@ -77,6 +79,7 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
     runner = new ConversationRunner(state, limits);
     runner.legacySummarizer = legacySummarizer;
     if (!start.carried) startProfile = state.s.settings.summarizer.profile;
+    if (!start.carried) fresh = { settings: start.settings as SettingsPatch | undefined }; // checked just above
   } catch (err) {
     // Handlers are still registered below, so an update that came with this start is rejected with this message
     // (instead of "no registered handler") before the workflow fails.
@@ -86,8 +89,7 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   }
   // A new conversation's defaults come from the worker's configuration. Started before the handlers are registered
   // (registering one runs the updates that came with the start), so they queue behind it on the mutex.
-  const initialized =
-    input.carried || startError ? undefined : runner.initialize(() => adoptConfiguredDefaults(state, input.settings));
+  const initialized = fresh && runner.initialize(() => adoptConfiguredDefaults(state, fresh?.settings));
   const refuseAfterBadStart = (): void => {
     if (startError) throw failure(FailureType.invalidStart, startError);
   };
