@@ -71,7 +71,11 @@ async function runWithArchive(
         taskQueue: config.temporal.taskQueue,
         workflowsPath: require.resolve('./workflows'),
         dataConverter,
-        activities: createActivities({ archive, profiles, conversationDefaults: conversationDefaultsFromConfig(config) }),
+        activities: createActivities({
+          archive,
+          profiles,
+          conversationDefaults: conversationDefaultsFromConfig(config),
+        }),
         maxCachedWorkflows: config.worker.maxCachedWorkflows,
         maxConcurrentWorkflowTaskExecutions: config.worker.maxConcurrentWorkflowTaskExecutions,
         maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivityTaskExecutions,

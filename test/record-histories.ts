@@ -125,6 +125,36 @@ async function main(): Promise<void> {
       await pins.close();
       ids.push(pins.workflowId);
 
+      // Issue 9: a Responses agent that opened with plain messages (upgraded from chat), tool definitions counted,
+      // usage reported after a record, and an abandoned call (its "not run" result folds like any pair).
+      const agent = open(uniqueConversationId('replay-issue9'), { budget: 3000, foldMode: 'blocking' });
+      const tools = [{ type: 'function', name: 'read', parameters: { type: 'object', properties: {} } }];
+      const ask = (t: number) => ({
+        role: 'user',
+        content: `question ${t}: ${'please read the next file. '.repeat(8)}`,
+      });
+      const callItem = (t: number) => ({ type: 'function_call', call_id: `fc_${t}`, name: 'read', arguments: '{}' });
+      let sent = await agent.prepare([{ role: 'system', content: 'Be brief.' }, ask(0)], { tools });
+      for (let t = 0; t < 14; t++) {
+        await agent.record([callItem(t)]);
+        if (t === 2) {
+          sent = await agent.prepare([ask(t + 1)], { usage: { inputTokens: sent.tokens + 20 }, tools });
+          continue; // the result of call 2 never arrives: abandoned by the next question
+        }
+        const output = {
+          type: 'function_call_output',
+          call_id: `fc_${t}`,
+          output: `file ${t}: ${'x = 1\n'.repeat(30)}`,
+        };
+        sent = await agent.prepare([output], { usage: { inputTokens: sent.tokens + 20 }, tools });
+        await agent.record([
+          { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: `done ${t}` }] },
+        ]);
+        sent = await agent.prepare([ask(t + 1)], { tools });
+      }
+      await agent.close();
+      ids.push(agent.workflowId);
+
       // RECORD_ONLY=<label> saves just the histories whose workflow id holds it (the others still run).
       for (const workflowId of ids.filter((w) => !process.env.RECORD_ONLY || w.includes(process.env.RECORD_ONLY))) {
         let run = 0;

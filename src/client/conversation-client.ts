@@ -12,7 +12,7 @@ import {
 } from '@temporalio/client';
 import type { FoldRecord } from '../core/fold/fold-record';
 import { prepareForSend } from '../core/messages/send';
-import type { Usage } from '../core/messages/types';
+import type { MessageFormat, Usage } from '../core/messages/types';
 import {
   appendUpdate,
   clearUpdate,
@@ -43,11 +43,12 @@ import {
   defaultSettings,
   mergeLimits,
   mergeSettings,
+  SettingsError,
   type ConversationSettings,
   type RunLimits,
   type SettingsPatch,
 } from '../workflows/settings';
-import { conversationIdProblem } from '../workflows/validate-start';
+import { conversationIdProblem, formatProblem } from '../workflows/validate-start';
 import { ConversationUnavailableError, ConversationUpdateError, type Stored } from './errors';
 import { isTransient, retryTransient } from './retry';
 import { OriginalsReader, type ArchiveReader } from './originals';
@@ -60,6 +61,12 @@ export interface ConversationClientOptions {
   /** Settings for a conversation this client creates (ignored when it exists). */
   settings?: SettingsPatch;
   limits?: Partial<RunLimits>;
+  /**
+   * Wire format of a conversation this client creates (`chat`, `responses` or `s0`; ignored when it exists).
+   * @default detected from the first messages; a conversation read as chat becomes Responses when Responses items
+   *   arrive
+   */
+  format?: MessageFormat;
   /**
    * Called with the progress of a background fold (in flight, attempt, last error, the pending activity) after a
    * `prepare` leaves one in flight, on every change until its summary is ready. @default none
@@ -139,6 +146,8 @@ export class ConversationClient {
     }
     mergeSettings(defaultSettings, options.settings);
     mergeLimits(defaultLimits, options.limits);
+    const badFormat = options.format === undefined ? undefined : formatProblem(options.format);
+    if (badFormat) throw new SettingsError(badFormat);
     if (options.archive) this.originals = new OriginalsReader(options.archive, this.workflowId, options.conversationId);
     if (options.onFoldProgress) {
       this.watcher = new FoldWatcher(
@@ -336,7 +345,7 @@ export class ConversationClient {
       ...(tools !== undefined ? { tools } : {}),
       ...(usage && this.sentVersion !== undefined ? { reported: { version: this.sentVersion, usage } } : {}),
     };
-    const { conversationId, taskQueue, settings, limits } = this.options;
+    const { conversationId, taskQueue, settings, limits, format } = this.options;
     // Retries of this call keep its update id (the server de-duplicates within a run) and its writer sequence number
     // (the workflow de-duplicates across runs and crashes).
     const updateId = this.updateId(`${clientSeq}`);
@@ -349,7 +358,14 @@ export class ConversationClient {
           startWorkflowOperation: new WithStartWorkflowOperation<typeof conversationWorkflow>('conversationWorkflow', {
             workflowId: this.workflowId,
             taskQueue,
-            args: [{ conversationId, ...(settings ? { settings } : {}), ...(limits ? { limits } : {}) }],
+            args: [
+              {
+                conversationId,
+                ...(settings ? { settings } : {}),
+                ...(limits ? { limits } : {}),
+                ...(format ? { format } : {}),
+              },
+            ],
             workflowIdConflictPolicy: 'USE_EXISTING',
             ...(this.options.workflowTaskTimeoutMs ? { workflowTaskTimeout: this.options.workflowTaskTimeoutMs } : {}),
             // A closed conversation stays closed; only a failed start (bad start input, nothing stored) may be redone.

@@ -70,6 +70,8 @@ const PATCH = {
   strictSettings: 'configure-strict-settings',
   /** Appends keep the live context under its byte budget (`maxContextBytes`). */
   byteBudget: 'live-context-byte-budget',
+  /** A conversation read as chat becomes Responses when Responses items arrive (issue 9, item 3). */
+  formatUpgrade: 'chat-conversation-upgrades-to-responses',
 } as const;
 
 export class ConversationRunner {
@@ -155,9 +157,10 @@ export class ConversationRunner {
       // `pin` never reaches the model or the archive: the messages are stored without it, their entries marked.
       const split = pins ? splitPins(input) : null;
       const answerAbandoned = answersAbandonedCalls();
+      const upgrade = patched(PATCH.formatUpgrade);
       let staged;
       try {
-        staged = this.state.stage(split ? split.input : input);
+        staged = this.state.stage(split ? split.input : input, upgrade);
       } catch (err) {
         throw rejected(err);
       }

@@ -7,6 +7,7 @@ import { applyTruncate } from '../core/fold/apply';
 import { emptyHotPaths, noteTurn, readsIn, type HotPaths } from '../core/fold/hot-paths';
 import type { FoldRecord } from '../core/fold/fold-record';
 import { detectFormat } from '../core/messages/detect';
+import { upgradesToResponses } from '../core/messages/format-upgrade';
 import { extendTranscript, normalize } from '../core/messages/normalize';
 import type { MessageFormat, Transcript } from '../core/messages/types';
 import { TranscriptValidationError } from '../core/messages/validate';
@@ -34,6 +35,8 @@ export interface CarriedState {
   conversationId: string;
   settings: ConversationSettings;
   format: MessageFormat | null;
+  /** Set when the start argument gave the format: it is kept as given (no upgrade from chat to Responses). */
+  formatFixed?: boolean;
   live: LiveEntry[];
   nextSeq: number;
   version: number;
@@ -144,10 +147,11 @@ export class ConversationState {
   /**
    * Checks an append and drops what was already appended (same clientSeq, or a message id seen recently).
    * Synchronous: runs in the update validator and again in the handler.
+   * @param upgrade whether a conversation read as chat may become Responses (see `upgradesToResponses`).
    * @returns the staged append (possibly with no messages when it is a pure retry).
    * @throws AppendRejected naming the bad message; nothing is stored.
    */
-  stage(input: AppendInput): StagedAppend {
+  stage(input: AppendInput, upgrade = true): StagedAppend {
     if (this.s.closed) throw new ConversationClosed();
     if (typeof input !== 'object' || input === null) throw new AppendRejected('append input must be an object');
     if (!Array.isArray(input.messages)) throw new AppendRejected('append input.messages must be an array');
@@ -180,14 +184,18 @@ export class ConversationState {
         );
       }
     });
-    const format = this.s.format ?? (fresh.length > 0 ? safeDetect(fresh) : 'chat');
+    let format = this.s.format ?? (fresh.length > 0 ? safeDetect(fresh) : 'chat');
+    if (format === 'chat' && upgrade && !this.s.formatFixed && upgradesToResponses(this.raws(), fresh)) {
+      format = 'responses';
+    }
     let extended: Transcript | undefined;
     if (fresh.length > 0) {
       try {
         // Only the new messages are read: the live transcript is normalised once per version (see `transcript`).
-        extended = this.s.format
-          ? extendTranscript(this.transcript(), fresh)
-          : normalize([...this.raws(), ...fresh], format);
+        extended =
+          this.s.format === format
+            ? extendTranscript(this.transcript(), fresh)
+            : normalize([...this.raws(), ...fresh], format);
       } catch (err) {
         if (err instanceof TranscriptValidationError) {
           const at = err.index - this.s.live.length;
@@ -223,7 +231,7 @@ export class ConversationState {
     if (writer !== undefined && clientSeq !== undefined) noteApplied((this.s.writers ??= []), writer, clientSeq);
     else if (clientSeq !== undefined) this.s.lastClientSeq = Math.max(this.s.lastClientSeq, clientSeq);
     if (staged.messages.length === 0) return;
-    this.s.format ??= staged.format;
+    this.s.format = staged.format; // the first append's, or Responses after an upgrade
     const byIndex = new Map(replaced.map((r) => [r.index, r]));
     staged.messages.forEach((raw, i) => {
       const seq = staged.firstSeq + i;

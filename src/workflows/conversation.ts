@@ -78,6 +78,7 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
         );
     runner = new ConversationRunner(state, limits);
     runner.legacySummarizer = legacySummarizer;
+    if (!start.carried && start.format) Object.assign(state.s, { format: start.format, formatFixed: true });
     if (!start.carried) startProfile = state.s.settings.summarizer.profile;
     if (!start.carried) fresh = { settings: start.settings as SettingsPatch | undefined }; // checked just above
   } catch (err) {

@@ -26,6 +26,11 @@ export interface ConversationInput {
   conversationId: string;
   settings?: SettingsPatch;
   limits?: Partial<RunLimits>;
+  /**
+   * The wire format of the conversation's messages. When omitted, the first messages decide, and a conversation read
+   * as chat (plain `{role, content}` messages fit both) becomes Responses when Responses items arrive.
+   */
+  format?: MessageFormat;
   /** Set by continue-as-new only. */
   carried?: CarriedState;
 }

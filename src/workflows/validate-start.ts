@@ -5,6 +5,7 @@
  * constructor, the workflow again at start).
  */
 import { unknownKeyMessage } from '../core/input/known-keys';
+import type { MessageFormat } from '../core/messages/types';
 import type { CarriedState } from './conversation-state';
 import { workflowIdPrefix } from './definitions';
 import { show } from './validate-plan';
@@ -31,7 +32,18 @@ export interface StartInput {
   conversationId: string;
   settings?: unknown;
   limits?: unknown;
+  format?: MessageFormat;
   carried?: CarriedState;
+}
+
+/** The wire formats a conversation can be started with. */
+export const MESSAGE_FORMATS: readonly MessageFormat[] = ['chat', 'responses', 's0'];
+
+/** @returns why `value` is not a message format, or undefined when it is one. */
+export function formatProblem(value: unknown): string | undefined {
+  return MESSAGE_FORMATS.includes(value as MessageFormat)
+    ? undefined
+    : `format must be one of ${MESSAGE_FORMATS.join(', ')}, got ${show(value)}`;
 }
 
 /**
@@ -51,7 +63,7 @@ export function checkStartInput(input: unknown, workflowId: string): StartInput 
   if (typeof arg !== 'object' || arg === null || Array.isArray(arg)) {
     throw new Error(`the start argument must be an object {conversationId?, settings?, limits?}, got ${show(input)}`);
   }
-  const unknown = unknownKeyMessage(arg, ['conversationId', 'settings', 'limits', 'carried'], 'start');
+  const unknown = unknownKeyMessage(arg, ['conversationId', 'settings', 'limits', 'format', 'carried'], 'start');
   if (unknown) throw new Error(unknown);
   const a = arg as Record<string, unknown>;
   if (a.conversationId !== undefined && a.conversationId !== fromWorkflow) {
@@ -59,6 +71,8 @@ export function checkStartInput(input: unknown, workflowId: string): StartInput 
       `start conversationId ${show(a.conversationId)} does not match the workflow id '${workflowId}' (conversation '${fromWorkflow}')`
     );
   }
+  const badFormat = a.format === undefined ? undefined : formatProblem(a.format);
+  if (badFormat) throw new Error(badFormat);
   if (a.carried !== undefined && (typeof a.carried !== 'object' || a.carried === null)) {
     throw new Error('start carried must be the state a previous run handed over');
   }
@@ -66,6 +80,7 @@ export function checkStartInput(input: unknown, workflowId: string): StartInput 
     conversationId: fromWorkflow,
     ...(a.settings !== undefined ? { settings: a.settings } : {}),
     ...(a.limits !== undefined ? { limits: a.limits } : {}),
+    ...(a.format !== undefined ? { format: a.format as MessageFormat } : {}),
     ...(a.carried !== undefined ? { carried: a.carried as CarriedState } : {}),
   };
 }

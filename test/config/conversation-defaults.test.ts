@@ -11,24 +11,25 @@ import { configurationTableRows } from '../../src/config/configuration-table';
 import { schema } from '../../src/config/schema';
 import { uniqueConversationId } from '../support/conversation';
 import { startNpmWorker } from '../support/npm-worker';
+import { startOpenAIServer } from '../support/openai-server';
 import { sharedTestEnv } from '../support/temporal';
 
 const root = resolve(__dirname, '..', '..');
 
-describe('config: compaction and summarizer defaults of new conversations', function () {
+describe('config: compaction defaults and the summarizer profile of new conversations', function () {
   this.timeout(180_000);
 
-  it('maps every compaction and summarizer key to a setting', () => {
-    const config = loadConfig('/nonexistent.yaml', { COMPACTION_BUDGET: '64000', SUMMARIZER_MODE: 'chat' });
+  it('maps every compaction key to a setting', () => {
+    const config = loadConfig('/nonexistent.yaml', { COMPACTION_BUDGET: '64000', COMPACTION_MODEL: 'gpt-4.1' });
     const patch = conversationDefaultsFromConfig(config);
     assert.equal(patch.budget, 64000);
-    assert.equal(patch.summarizer?.mode, 'chat');
-    assert.deepEqual(Object.keys(patch).sort(), [...Object.keys(config.compaction), 'summarizer'].sort());
-    assert.deepEqual(Object.keys(patch.summarizer).sort(), Object.keys(config.summarizer).sort());
+    assert.equal(patch.model, 'gpt-4.1');
+    assert.deepEqual(Object.keys(patch).sort(), Object.keys(config.compaction).sort());
   });
 
   it('a worker started with non-default values applies them to new conversations; explicit settings win', async () => {
     const env = await sharedTestEnv();
+    const server = await startOpenAIServer({ fallback: () => ({ kind: 'text', text: 'A short summary.' }) });
     const dir = mkdtempSync(join(tmpdir(), 'dc-config-'));
     const file = join(dir, 'temporal.yaml');
     writeFileSync(file, 'compaction:\n  triggerRatio: 0.8\n  policy: rounds\nsummarizer:\n  timeoutMs: 30000\n');
@@ -41,7 +42,11 @@ describe('config: compaction and summarizer defaults of new conversations', func
         DATA_DIR: dir,
         COMPACTION_BUDGET: '64000',
         COMPACTION_MODEL: 'gpt-4.1',
+        // The summarizer section is the default profile: a model summarizer on the test server.
         SUMMARIZER_MODE: 'chat',
+        SUMMARIZER_MODEL: 'model-from-the-environment',
+        OPENAI_BASE_URL: server.baseURL,
+        OPENAI_API_KEY: 'sk-config-test',
       },
       90_000
     );
@@ -57,23 +62,29 @@ describe('config: compaction and summarizer defaults of new conversations', func
       assert.equal(s.model, 'gpt-4.1', 'COMPACTION_MODEL');
       assert.equal(s.triggerRatio, 0.8, 'compaction.triggerRatio from the file');
       assert.equal(s.policy, 'rounds', 'compaction.policy from the file');
-      assert.equal(s.summarizer.mode, 'chat', 'SUMMARIZER_MODE');
-      assert.equal(s.summarizer.timeoutMs, 30000, 'summarizer.timeoutMs from the file');
 
       const explicit = new ConversationClient({
         client: env.client,
         conversationId: uniqueConversationId('explicit'),
         taskQueue,
-        settings: { budget: 32000, summarizer: { mode: 'extractive' } },
+        settings: { budget: 2000, policy: 'auto', foldMode: 'blocking' },
       });
-      await explicit.prepare([{ role: 'user', content: 'hello' }]);
+      let folded = false;
+      for (let i = 0; i < 30 && !folded; i++) {
+        const turn = await explicit.prepare([{ role: 'user', content: `turn ${i}: ${'some words here '.repeat(20)}` }]);
+        folded = turn.fold !== undefined;
+        await explicit.record({ role: 'assistant', content: `answer ${i}` });
+      }
       const e = (await explicit.state()).settings;
-      assert.equal(e.budget, 32000, 'the conversation’s own budget wins');
-      assert.equal(e.summarizer.mode, 'extractive', 'its own summarizer mode wins');
+      assert.equal(e.budget, 2000, 'the conversation’s own budget wins');
       assert.equal(e.triggerRatio, 0.8, 'what it does not set still comes from the configuration');
+      assert.ok(folded, 'a fold happened');
+      const models = server.requests.map((r) => r.body?.model);
+      assert.ok(models.includes('model-from-the-environment'), `SUMMARIZER_MODE/MODEL applied: ${String(models)}`);
     } finally {
       worker.kill('SIGTERM');
       await new Promise((ok) => worker.once('exit', ok));
+      await server.close();
     }
   });
 });

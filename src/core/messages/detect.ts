@@ -10,7 +10,7 @@ const S0_TYPES = new Set(['user', 'bot', 'context', 'instructions', 'activity'])
 const RESPONSES_PART_TYPES = new Set(['input_text', 'output_text', 'input_image', 'input_file', 'refusal']);
 
 /** What one element says about the format, or undefined when it fits more than one. */
-function vote(el: unknown): MessageFormat | undefined {
+export function formatVote(el: unknown): MessageFormat | undefined {
   if (!isRecord(el)) return undefined;
   const type = el.type;
   if (typeof type === 'string') {
@@ -44,7 +44,7 @@ function vote(el: unknown): MessageFormat | undefined {
  */
 export function detectFormat(messages: readonly unknown[]): MessageFormat {
   for (const el of messages) {
-    const v = vote(el);
+    const v = formatVote(el);
     if (v) return v;
   }
   return 'chat';
