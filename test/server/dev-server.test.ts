@@ -7,7 +7,6 @@ import { join, resolve } from 'node:path';
 import { isListening } from '../../src/server/port';
 import { ConversationClient } from '../../src/client/conversation-client';
 import { assertNoTaskFailures } from '../support/task-failures';
-
 import { startNpmWorker, type StartedWorker } from '../support/npm-worker';
 
 const root = resolve(__dirname, '..', '..');

@@ -134,11 +134,18 @@ const updateCases: UpdateCase[] = [
     /tool call id 'c1' appears twice/,
   ],
   [
-    'a Responses item in a chat conversation',
+    // A chat-only message (a tool result) then a Responses item: the conversation cannot become Responses.
+    'a Responses item after a chat-only message',
     'prepare',
-    { messages: [{ type: 'function_call', call_id: 'c9', name: 'x', arguments: '{}' }] },
+    {
+      messages: [
+        { role: 'user', content: 'run it' },
+        { type: 'function_call', call_id: 'c9', name: 'x', arguments: '{}' },
+        { role: 'tool', tool_call_id: 'c9', content: 'done' },
+      ],
+    },
     'InvalidAppend',
-    /message 0/,
+    /message 2/,
   ],
   [
     'user text starting with the summary marker',
