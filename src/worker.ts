@@ -2,7 +2,7 @@
  * The worker process: loads the configuration, connects to Temporal (the configured cluster, or the embedded dev
  * server it starts or reuses), and polls the task queue until Ctrl-C / SIGTERM, then stops the server it started.
  */
-import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from './activities';
 import { ArchiveConfigError, type ConversationArchive } from './archive/archive';
 import { openArchive } from './archive/open-archive';
@@ -12,14 +12,52 @@ import { dataConverterFromConfig } from './codec/data-converter';
 import { conversationDefaultsFromConfig } from './config/conversation-defaults';
 import { ConfigError, loadConfig } from './config/load-config';
 import type { Config } from './config/schema';
+import { StructuredLogger, type ConfiguredLogLevel } from './logging/json-logger';
+import { ConversationMetrics } from './metrics/conversation-metrics';
+import { serveMetrics, type MetricsServer } from './metrics/server';
+import { conversationSinks } from './metrics/sinks';
 import { ensureDevServer, type DevServerHandle } from './server/dev-server';
 import type { SummarizerProfiles } from './summarizers/profiles';
+import { ensureSearchAttributes, type SearchAttributesStatus } from './visibility/register';
 
 /** Options for {@link runWorker} beyond the configuration file. */
 export interface RunWorkerOptions {
   config?: Config;
   /** Called once the worker polls, with the address it connected to. */
-  onReady?: (info: { address: string; namespace: string; taskQueue: string; uiUrl: string | null }) => void;
+  onReady?: (info: WorkerReadyInfo) => void;
+}
+
+/** What a started worker reports. */
+export interface WorkerReadyInfo {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+  uiUrl: string | null;
+  /** The `dc_*` metrics endpoint, when `metrics.port` is set. */
+  metricsUrl: string | null;
+  /** The SDK runtime's Prometheus exporter, when `metrics.temporalPort` is set (and the runtime was installed here). */
+  temporalMetricsUrl: string | null;
+  searchAttributes: SearchAttributesStatus;
+}
+
+/**
+ * Installs the Temporal runtime for this process: structured logs at the configured level and, when
+ * `metrics.temporalPort` is set, the SDK's own Prometheus exporter. Call once, before any connection.
+ */
+export function installRuntime(config: Config): void {
+  const { temporalPort, host } = config.metrics;
+  Runtime.install({
+    // The loader checked both against the schema's values.
+    logger: new StructuredLogger({
+      level: config.logging.level as ConfiguredLogLevel,
+      format: config.logging.format as 'json' | 'text',
+    }),
+    telemetryOptions: {
+      // Core's own lines go through the same structured logger instead of straight to the console.
+      logging: { filter: { core: config.logging.level === 'debug' ? 'DEBUG' : 'WARN', other: 'ERROR' }, forward: {} },
+      ...(temporalPort > 0 ? { metrics: { prometheus: { bindAddress: `${host}:${temporalPort}` } } } : {}),
+    },
+  });
 }
 
 /**
@@ -64,7 +102,11 @@ async function runWithArchive(
   try {
     const address = server?.address ?? config.temporal.address;
     const connection = await NativeConnection.connect(connectionOptions(config, address));
+    let metricsServer: MetricsServer | undefined;
     try {
+      const searchAttributes = await ensureSearchAttributes(connection, config.temporal.namespace);
+      const metrics = config.metrics.port > 0 ? new ConversationMetrics() : undefined;
+      if (metrics) metricsServer = await serveMetrics(metrics.registry, config.metrics.host, config.metrics.port);
       const worker = await Worker.create({
         connection,
         namespace: config.temporal.namespace,
@@ -75,7 +117,9 @@ async function runWithArchive(
           archive,
           profiles,
           conversationDefaults: conversationDefaultsFromConfig(config),
+          ...(metrics ? { metrics } : {}),
         }),
+        sinks: conversationSinks(metrics),
         maxCachedWorkflows: config.worker.maxCachedWorkflows,
         maxConcurrentWorkflowTaskExecutions: config.worker.maxConcurrentWorkflowTaskExecutions,
         maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivityTaskExecutions,
@@ -83,15 +127,21 @@ async function runWithArchive(
         // Heartbeats reach the server within this, so a summarize heartbeat timeout of a few seconds holds.
         maxHeartbeatThrottleInterval: config.worker.heartbeatThrottleMs,
       });
+      metrics?.setCachedSource(() => worker.getStatus().numCachedWorkflows);
+      const { temporalPort, host } = config.metrics;
       options.onReady?.({
         address,
         namespace: config.temporal.namespace,
         taskQueue: config.temporal.taskQueue,
         uiUrl: server?.uiUrl ?? null,
+        metricsUrl: metricsServer?.url ?? null,
+        temporalMetricsUrl: temporalPort > 0 ? `http://${host}:${temporalPort}/metrics` : null,
+        searchAttributes,
       });
       // Worker.run resolves after SIGINT/SIGTERM (the SDK installs the handlers) once in-flight tasks drain.
       await worker.run();
     } finally {
+      await metricsServer?.close();
       await connection.close();
     }
   } finally {
@@ -100,28 +150,37 @@ async function runWithArchive(
 }
 
 if (require.main === module) {
-  // The SDK logs every bundle build and state change at INFO; the worker prints its own summary lines instead.
-  const level = (process.env.LOG_LEVEL ?? 'WARN').toUpperCase();
-  const levels: readonly string[] = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'];
-  Runtime.install({ logger: new DefaultLogger(levels.includes(level) ? (level as LogLevel) : 'WARN') });
+  const fail = (err: unknown): never => {
+    // One line naming the problem; the stack only when asked for (LOG_LEVEL=debug).
+    const message = err instanceof Error ? err.message : String(err);
+    if (err instanceof ConfigError) console.error(`configuration error: ${message}`);
+    else if (err instanceof ArchiveConfigError) console.error(`archive error: ${message}`);
+    else {
+      console.error(`worker failed to start: ${message}`);
+      if (process.env.LOG_LEVEL?.toLowerCase() === 'debug') console.error(err);
+    }
+    process.exit(1);
+  };
+  let config: Config;
+  try {
+    config = loadConfig();
+    installRuntime(config);
+  } catch (err) {
+    fail(err);
+  }
   runWorker({
-    onReady: ({ address, namespace, taskQueue, uiUrl }) => {
+    config: config!,
+    onReady: ({ address, namespace, taskQueue, uiUrl, metricsUrl, temporalMetricsUrl, searchAttributes }) => {
       console.log(`durable-compaction worker polling task queue '${taskQueue}' on ${address} (namespace ${namespace})`);
       if (uiUrl) console.log(`Temporal Web UI: ${uiUrl}`);
-      console.log('Ctrl-C to stop.');
+      if (metricsUrl) console.log(`Metrics: ${metricsUrl}`);
+      if (temporalMetricsUrl) console.log(`Temporal SDK metrics: ${temporalMetricsUrl}`);
+      if (searchAttributes.added.length > 0)
+        console.log(`Registered search attributes: ${searchAttributes.added.join(', ')}`);
+      if (searchAttributes.hint) console.error(`warning: ${searchAttributes.hint}`);
+      console.log(
+        "Next: 'npm run demo' in another terminal drives a real session through a conversation. Ctrl-C to stop."
+      );
     },
-  }).then(
-    () => process.exit(0),
-    (err: unknown) => {
-      // One line naming the problem; the stack only when asked for (LOG_LEVEL=DEBUG or TRACE).
-      const message = err instanceof Error ? err.message : String(err);
-      if (err instanceof ConfigError) console.error(`configuration error: ${message}`);
-      else if (err instanceof ArchiveConfigError) console.error(`archive error: ${message}`);
-      else {
-        console.error(`worker failed to start: ${message}`);
-        if (['TRACE', 'DEBUG'].includes(level)) console.error(err);
-      }
-      process.exit(1);
-    }
-  );
+  }).then(() => process.exit(0), fail);
 }

@@ -155,6 +155,12 @@ async function main(): Promise<void> {
       await agent.close();
       ids.push(agent.workflowId);
 
+      // Search attributes (fold, close), current details and activity summaries.
+      const visible = open(uniqueConversationId('replay-visibility'), { budget: 6000 });
+      await driveConversation(visible, corpusConversation('tau2-bench-gpt41-retail-task38').messages);
+      await visible.close();
+      ids.push(visible.workflowId);
+
       // RECORD_ONLY=<label> saves just the histories whose workflow id holds it (the others still run).
       for (const workflowId of ids.filter((w) => !process.env.RECORD_ONLY || w.includes(process.env.RECORD_ONLY))) {
         let run = 0;

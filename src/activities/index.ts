@@ -7,13 +7,25 @@ import { adapterFor } from '../core/messages/adapters';
 import { evictStaleToolResults } from '../core/fold/evict';
 import { normalize } from '../core/messages/normalize';
 import { clipItem } from '../core/plan/clip';
-import { builtinProfiles, findProfile, type SummarizerProfiles } from '../summarizers/profiles';
+import {
+  builtinProfiles,
+  findProfile,
+  resolveProfile,
+  type SummarizerChoice,
+  type SummarizerProfiles,
+} from '../summarizers/profiles';
 import type { TextCounter } from '../summarizers/types';
 import type { SettingsPatch } from '../workflows/settings';
 import { countersByModel, type TokenCounter } from '../tokens';
+import type { ConversationMetrics } from '../metrics/conversation-metrics';
 import { archiveCall, currentArchiveKey } from './archive-key';
 import { createCountTokensActivity } from './count-tokens';
-import { createSummarizeActivity, type SummarizeActivityDeps } from './summarize';
+import {
+  createSummarizeActivity,
+  type SummarizeActivityDeps,
+  type SummarizeInput,
+  type SummarizeOutput,
+} from './summarize';
 import type {
   HeadRef,
   IngestInput,
@@ -40,6 +52,8 @@ export interface ActivityDeps {
   conversationDefaults?: SettingsPatch;
   /** Extra options of the summarize activity (environment for API keys, heartbeat interval, progress hook). */
   summarize?: Omit<SummarizeActivityDeps, 'profiles' | 'counterFor'>;
+  /** Where summarize timings go (the worker's Prometheus metrics). @default none */
+  metrics?: Pick<ConversationMetrics, 'summarized'>;
 }
 
 /** Items above this share of the budget are clipped when they arrive (their full text stays in the archive). */
@@ -124,38 +138,13 @@ export function createActivities(deps: ActivityDeps) {
       const reclip = (raw: unknown, seq: number): unknown =>
         clip(input, raw, seq, counterFor(input.model).countMessage(raw, input.format))?.raw ?? raw;
       const head = await resolveHead(deps.archive, input, reclip);
-      // Old tool outputs become pointers saying how to get them back (S1): the summarizer reads less, loses nothing.
-      const { raws: messages } = evictStaleToolResults(normalize(head, input.format), {
-        budget: input.budget,
-        keepReminders: true,
-        ...(input.hotPaths ? { hotPaths: input.hotPaths } : {}),
-      });
-      const result = await summarize({
-        format: input.format,
-        messages,
-        seqs: input.head.map((h) => ('seq' in h ? h.seq : null)),
-        budget: input.budget,
-        model: input.model,
-        foldedTokens: input.foldedTokens,
-        summarizer: input.summarizer,
-        ...(input.heartbeatMs !== undefined ? { heartbeatMs: input.heartbeatMs } : {}),
-      });
-      const common = {
-        usage: result.usage ?? null,
-        responseId: result.responseId ?? null,
-        outputTypes: result.outputTypes,
-        attempts: result.attempts,
-      };
-      if (!result.ok) return { ok: false, error: { kind: result.kind, message: result.message }, ...common };
-      const summary = result.items
-        ? { kind: 'items' as const, items: result.items }
-        : { kind: 'text' as const, text: result.text ?? '' };
-      return {
-        ok: true,
-        summary,
-        identifiers: { kept: result.retention.kept, total: result.retention.total },
-        ...common,
-      };
+      const seqs = input.head.map((h) => ('seq' in h ? h.seq : null));
+      const metrics = deps.metrics;
+      const observe = metrics
+        ? (outcome: 'ok' | 'failed' | 'error', seconds: number) =>
+            metrics.summarized(summaryMode(profiles, input.summarizer), outcome, seconds)
+        : undefined;
+      return summarizeHead(head, { ...input, seqs }, summarize, observe);
     },
 
     /**
@@ -192,4 +181,67 @@ async function resolveHead(
     const original = archived.get(h.seq);
     return h.clipped ? reclip(original, h.seq) : original;
   });
+}
+
+/** The summarizer mode a call with `choice` runs (the metrics label); `unknown` for a profile not configured. */
+function summaryMode(profiles: SummarizerProfiles, choice: SummarizerChoice): string {
+  try {
+    return resolveProfile(profiles, choice).mode ?? 'extractive';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/**
+ * Summarizes a fold's head (the originals, in order) as `summarizeFold` does: stale tool outputs become pointers
+ * first (S1), then the configured summarizer writes the summary. Shared by the activity and the offline `fold` CLI.
+ * @returns the fold's summary, or why there is none.
+ */
+export async function summarizeHead(
+  head: unknown[],
+  input: Omit<SummarizeFoldInput, 'head' | 'conversationId' | 'summarizer'> & {
+    summarizer: SummarizerChoice;
+    seqs?: (number | null)[];
+  },
+  summarize: (input: SummarizeInput) => Promise<SummarizeOutput>,
+  observe?: (outcome: 'ok' | 'failed' | 'error', seconds: number) => void
+): Promise<SummarizeFoldResult> {
+  // Old tool outputs become pointers saying how to get them back (S1): the summarizer reads less, loses nothing.
+  const { raws: messages } = evictStaleToolResults(normalize(head, input.format), {
+    budget: input.budget,
+    keepReminders: true,
+    ...(input.hotPaths ? { hotPaths: input.hotPaths } : {}),
+  });
+  const started = performance.now();
+  const timed = (outcome: 'ok' | 'failed' | 'error'): void => observe?.(outcome, (performance.now() - started) / 1000);
+  const result = await summarize({
+    format: input.format,
+    messages,
+    ...(input.seqs ? { seqs: input.seqs } : {}),
+    budget: input.budget,
+    model: input.model,
+    foldedTokens: input.foldedTokens,
+    summarizer: input.summarizer,
+    ...(input.heartbeatMs !== undefined ? { heartbeatMs: input.heartbeatMs } : {}),
+  }).catch((err: unknown) => {
+    timed('error');
+    throw err;
+  });
+  timed(result.ok ? 'ok' : 'failed');
+  const common = {
+    usage: result.usage ?? null,
+    responseId: result.responseId ?? null,
+    outputTypes: result.outputTypes,
+    attempts: result.attempts,
+  };
+  if (!result.ok) return { ok: false, error: { kind: result.kind, message: result.message }, ...common };
+  const summary = result.items
+    ? { kind: 'items' as const, items: result.items }
+    : { kind: 'text' as const, text: result.text ?? '' };
+  return {
+    ok: true,
+    summary,
+    identifiers: { kept: result.retention.kept, total: result.retention.total },
+    ...common,
+  };
 }

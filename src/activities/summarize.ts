@@ -50,6 +50,8 @@ export interface SummarizeActivityDeps {
   env?: NodeJS.ProcessEnv;
   /** Heartbeat interval while waiting on the model, ms. @default 5000 */
   heartbeatMs?: number;
+  /** Run as a plain function, not inside a Temporal activity (no heartbeats, no cancellation). @default false */
+  outsideActivity?: boolean;
   /** Progress hook (S3 progress / complete), e.g. for metrics. */
   onProgress?: (
     event: { type: 'start'; progress: SummarizeProgress } | { type: 'complete'; result: SummarizeResult }
@@ -99,7 +101,18 @@ export function createSummarizeActivity(
   const heartbeatMs = deps.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
   const profiles = deps.profiles ?? builtinProfiles();
   return async function summarize(input: SummarizeInput): Promise<SummarizeOutput> {
-    const ctx = Context.current();
+    // Outside an activity (the offline `fold` command) there is nothing to heartbeat to and nothing cancels.
+    const ctx: {
+      heartbeat: Context['heartbeat'];
+      cancellationSignal: AbortSignal;
+      info: Pick<Context['info'], 'isLocal' | 'heartbeatTimeoutMs'>;
+    } = deps.outsideActivity
+      ? {
+          heartbeat: () => {},
+          cancellationSignal: new AbortController().signal,
+          info: { isLocal: true, heartbeatTimeoutMs: undefined },
+        }
+      : Context.current();
     const { summarizer: choice, heartbeatMs: asked, ...request } = input;
     let config;
     try {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import type { ConversationArchive } from '../archive/archive';
 import { openArchive, sqliteArchivePath } from '../archive/open-archive';
 import { loadConfig } from '../config/load-config';
+import type { Config } from '../config/schema';
 import { conversationWorkflowId } from '../workflows/definitions';
 import { conversationIdProblem } from '../workflows/validate-start';
 import { CliUsageError } from './io';
@@ -17,7 +18,7 @@ export const archiveFlags = ['conversation', 'workflow-id', 'data'] as const;
 export async function openArchiveFor(
   flags: Map<string, string>,
   positional: string[]
-): Promise<{ archive: ConversationArchive; key: string; conversationId: string | null }> {
+): Promise<{ archive: ConversationArchive; key: string; conversationId: string | null; config: Config }> {
   const conversationId = flags.get('conversation') ?? positional[0] ?? null;
   const workflowId = flags.get('workflow-id');
   if (conversationId === null && workflowId === undefined)
@@ -31,5 +32,5 @@ export async function openArchiveFor(
   if (config.archive.driver === 'sqlite' && !existsSync(sqliteArchivePath(config)))
     throw new CliUsageError(`no archive database at ${sqliteArchivePath(config)} (archive.driver sqlite)`);
   const archive = await openArchive(config);
-  return { archive, key: workflowId ?? conversationWorkflowId(conversationId!), conversationId };
+  return { archive, key: workflowId ?? conversationWorkflowId(conversationId!), conversationId, config };
 }

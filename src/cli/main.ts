@@ -1,31 +1,82 @@
 /**
  * `durable-compaction <command> …`: the JSON-in, JSON-out command-line front. Each command lives in its own module
- * and returns the process exit code (0 ok, 2 bad input, 1 anything else).
+ * and returns the process exit code (0 ok, 2 bad input with one line on stderr, 1 anything else).
+ * `durable-compaction --help` lists the commands; `durable-compaction <command> --help` explains one.
  */
 import { runCodecServer } from './codec-server';
 import { runCount } from './count';
-import { runExport } from './export';
+import { demoHelp, runDemo } from './demo';
+import { exportHelp, runExport } from './export';
+import { foldHelp, runFold } from './fold';
 import { runInspect } from './inspect';
 import { CliUsageError, type CliIO } from './io';
 import { runPlan } from './plan';
+import { replayHelp, runReplay } from './replay';
 
-type Command = (args: string[], io: CliIO) => Promise<number>;
+interface Command {
+  run: (args: string[], io: CliIO) => Promise<number>;
+  /** One line for the command list (the README's CLI list is checked against these). */
+  line: string;
+  help: string;
+}
 
 const commands: Record<string, Command> = {
-  plan: runPlan,
-  count: runCount,
-  inspect: runInspect,
-  export: runExport,
-  'codec-server': runCodecServer,
+  plan: {
+    run: runPlan,
+    line: 'plan     --model M --budget N [--policy P] FILE   decide what a fold would summarise and keep',
+    help: `usage: durable-compaction plan --model M --budget N [--policy P] [--format F] FILE
+Counts FILE's messages (a JSON array; - reads stdin) and prints the fold decision:
+{"fold", "reason", "tokens", "split", "summarize", "keep"} with indices into FILE.`,
+  },
+  count: {
+    run: runCount,
+    line: 'count    --model M FILE                         count tokens, per message and in total',
+    help: `usage: durable-compaction count --model M [--format F] FILE
+Prints {"total", "messages": [n, …]}: each message's tokens with its wire overhead; total adds reply priming.`,
+  },
+  inspect: {
+    run: runInspect,
+    line: 'inspect  --conversation ID [--data DIR]         show the archive ranges each summary replaced, and revisions',
+    help: `usage: durable-compaction inspect --conversation ID [--workflow-id ID] [--data DIR]
+Prints {"conversation", "workflowId", "driver", "archived", "lastSeq", "folds": [{"number", "ok", "replaced", …}],
+"superseded": [...]} from the configured archive (SQLite or PostgreSQL; --data overrides devServer.dataDir).`,
+  },
+  fold: {
+    run: runFold,
+    line: "fold     --model M --budget N [--summarizer S] FILE  one fold offline, through the workflow's fold step",
+    help: foldHelp,
+  },
+  export: {
+    run: runExport,
+    line: 'export   --conversation ID [--lines] [--archive-only]  live context and archive of a conversation, as JSON',
+    help: exportHelp,
+  },
+  replay: {
+    run: runReplay,
+    line: "replay   FILE                                   check a downloaded history against this worker's code",
+    help: replayHelp,
+  },
+  demo: {
+    run: runDemo,
+    line: 'demo     [--session FILE] [--budget N]           drive a real session through the running worker',
+    help: demoHelp,
+  },
+  'codec-server': {
+    run: runCodecServer,
+    line: 'codec-server [--ip A] [--port N] [--origins O]  decrypt/encrypt payloads for the Temporal UI and CLI',
+    help: `usage: durable-compaction codec-server [--ip A] [--port N] [--origins O1,O2]
+Serves /encode and /decode with the keys of temporal.yaml's codec section (flags override its serverIp, serverPort and
+serverOrigins) for the Temporal UI and 'temporal --codec-endpoint', until SIGINT or SIGTERM. Prints the endpoint URL
+on its first line.`,
+  },
 };
 
-const usage = `usage: durable-compaction <command> [options] FILE
+/** The top-level usage text. */
+export const usage = `usage: durable-compaction <command> [options]   (<command> --help for details)
 commands:
-  plan     --model M --budget N [--policy P] FILE   decide what a fold would summarise and keep
-  count    --model M FILE                         count tokens, per message and in total
-  inspect  --conversation ID [--data DIR]         show the archive ranges each summary replaced, and revisions
-  export   --conversation ID [--data DIR]         print the conversation's archive as JSON lines
-  codec-server [--ip A] [--port N] [--origins O]  decrypt/encrypt payloads for the Temporal UI and CLI`;
+${Object.values(commands)
+  .map((c) => `  ${c.line}`)
+  .join('\n')}`;
 
 /** Runs one command line; returns the exit code. */
 export async function main(argv: string[], io: CliIO): Promise<number> {
@@ -36,18 +87,20 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   }
   const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!command) {
-    io.stderr(`durable-compaction: unknown command '${name}'\n${usage}`);
+    io.stderr(`durable-compaction: unknown command '${name}' (known: ${Object.keys(commands).join(', ')})`);
     return 2;
   }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout(command.help);
+    return 0;
+  }
   try {
-    return await command(rest, io);
+    return await command.run(rest, io);
   } catch (err) {
-    if (err instanceof CliUsageError) {
-      io.stderr(`durable-compaction ${name}: ${err.message}`);
-      return 2;
-    }
-    io.stderr(`durable-compaction ${name}: ${err instanceof Error ? err.message : String(err)}`);
-    return 1;
+    const message = err instanceof Error ? err.message : String(err);
+    // One line: a multi-line message (a server's) is folded so scripts can read it.
+    io.stderr(`durable-compaction ${name}: ${message.replace(/\s*\n\s*/g, ' ')}`);
+    return err instanceof CliUsageError ? 2 : 1;
   }
 }
 

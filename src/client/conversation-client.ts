@@ -38,6 +38,7 @@ import {
 import type { conversationWorkflow } from '../workflows/conversation';
 import { applyPatch } from '../workflows/patch';
 import { FoldWatcher, type FoldProgressEvent } from './fold-progress';
+import { startVisibility } from './start-visibility';
 import {
   defaultLimits,
   defaultSettings,
@@ -94,6 +95,12 @@ export interface ConversationClientOptions {
    * @default none: such messages carry a note naming their archived original instead of their images or long strings
    */
   archive?: ArchiveReader;
+  /**
+   * Start the conversation with its search attributes (ConversationTokens, …Folds, …Budget, …State), which the
+   * workflow then keeps current. The namespace must know them (the embedded dev server registers them; on a cluster:
+   * `temporal operator search-attribute create`, see docs/operations.md). @default true
+   */
+  searchAttributes?: boolean;
 }
 
 /** Thrown by the constructor for an invalid conversation id. */
@@ -366,6 +373,7 @@ export class ConversationClient {
                 ...(format ? { format } : {}),
               },
             ],
+            ...startVisibility(conversationId, settings, this.options.searchAttributes ?? true),
             workflowIdConflictPolicy: 'USE_EXISTING',
             ...(this.options.workflowTaskTimeoutMs ? { workflowTaskTimeout: this.options.workflowTaskTimeoutMs } : {}),
             // A closed conversation stays closed; only a failed start (bad start input, nothing stored) may be redone.

@@ -250,6 +250,41 @@ export const schema = {
       doc: 'comma-separated origins of the Temporal UIs allowed to call the codec server (CORS)',
     },
   },
+  metrics: {
+    port: {
+      type: 'integer',
+      default: 0,
+      min: 0,
+      max: 65535,
+      env: 'METRICS_PORT',
+      doc: "the worker's own Prometheus metrics (dc_*) at http://host:port/metrics; 0 = off",
+    },
+    temporalPort: {
+      type: 'integer',
+      default: 0,
+      min: 0,
+      max: 65535,
+      env: 'METRICS_TEMPORAL_PORT',
+      doc: "the Temporal SDK runtime's Prometheus exporter (temporal_* worker metrics) on this port; 0 = off",
+    },
+    host: { type: 'string', default: '127.0.0.1', env: 'METRICS_HOST', doc: 'address both metrics endpoints bind' },
+  },
+  logging: {
+    level: {
+      type: 'enum',
+      default: 'info',
+      values: ['debug', 'info', 'warn', 'error'],
+      env: 'LOG_LEVEL',
+      doc: "lowest level logged (the SDK's own lines start at warn unless debug)",
+    },
+    format: {
+      type: 'enum',
+      default: 'json',
+      values: ['json', 'text'],
+      env: 'LOG_FORMAT',
+      doc: 'json: one object per line with conversationId and runId; text: the same fields as key=value',
+    },
+  },
 } as const satisfies Record<string, Record<string, Setting>>;
 
 export type Schema = typeof schema;

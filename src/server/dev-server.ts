@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Connection } from '@temporalio/client';
+import { devServerSearchAttributeArgs } from '../visibility/search-attributes';
 import { isListening, waitForPort } from './port';
 
 /** Where and how to run the embedded dev server. */
@@ -87,6 +88,8 @@ export async function ensureDevServer(opts: DevServerOptions): Promise<DevServer
     '--dynamic-config-value',
     'frontend.enableExecuteMultiOperation=true',
     ...(opts.uiCodecEndpoint ? ['--ui-codec-endpoint', opts.uiCodecEndpoint] : []),
+    // The conversations' search attributes, so the UI and list queries can filter on tokens, folds and state.
+    ...devServerSearchAttributeArgs(),
   ];
   const log = openSync(join(dataDir, 'temporal-server.log'), 'a');
   const watchdog = join(__dirname, '..', '..', 'scripts', 'dev-server-watchdog.sh');

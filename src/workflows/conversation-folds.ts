@@ -12,7 +12,7 @@
  * Progress is in `progress()` (the `state` query) and in the workflow's current details (Temporal UI).
  */
 import { offlineSummarizer } from './summarizer-settings';
-import { CancellationScope, condition, patched, proxyActivities, setCurrentDetails } from '@temporalio/workflow';
+import { CancellationScope, condition, patched, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { HeadRef, SummarizeFoldResult } from '../activities/types';
 import { applyCalibration, dropAnchor, type Calibration } from '../core/calibration';
@@ -36,8 +36,10 @@ import {
   type FoldTicket,
   type SummaryOutcome,
 } from './fold-step';
-import { foldDetails, layoutNow, prefixStands, progressOf, type FoldProgress, type PendingFold } from './pending-fold';
+import { groupDigits } from '../visibility/current-details';
+import { layoutNow, prefixStands, progressOf, type FoldProgress, type PendingFold } from './pending-fold';
 import { local } from './local-activities';
+import { observeBackoff } from './observe';
 import { planOptions, type RunLimits } from './settings';
 import { pinnedIndices } from './pins';
 
@@ -77,7 +79,9 @@ export class ConversationFolds {
     private readonly state: ConversationState,
     private readonly limits: RunLimits,
     /** The calibrated estimate of the live context. */
-    private readonly estimate: () => number
+    private readonly estimate: () => number,
+    /** Refreshes the current details (rendered in one place, `visibility.ts`), metrics and search attributes. */
+    private readonly onReport: () => void = () => {}
   ) {
     // A summary still being written when the last run ended cannot be carried (its activity belonged to that run).
     if (state.s.pendingFold && !state.s.pendingFold.outcome) state.s.pendingFold = null;
@@ -152,7 +156,10 @@ export class ConversationFolds {
     if (hard.plan.kind === 'truncate') return this.truncate(hard.transcript, hard.plan, hard.estimate);
     if (hard.plan.fold) {
       // At the hard limit: the fold in flight gets `maxFoldWaitMs` to finish; then the offline fallback applies.
-      if (!s.pendingFold && !this.backingOff(hard.plan, true)) this.start(hard.plan, hard.estimate);
+      if (!s.pendingFold) {
+        if (this.backingOff(hard.plan, true)) decisions.push('backing off: the fold of this prefix failed before');
+        else this.start(hard.plan, hard.estimate);
+      }
       const p = s.pendingFold;
       if (p && !p.outcome && !p.fallback && fs.maxFoldWaitMs > 0) {
         this.waiting = true;
@@ -329,7 +336,7 @@ export class ConversationFolds {
     const s = this.state.s;
     const backoff = s.backoff as BackoffMemory | null;
     if (!backoff) return false;
-    return shouldBackOff(backoff, {
+    const skip = shouldBackOff(backoff, {
       raws: this.state.raws(),
       split: plan.split,
       tokens: this.estimate(),
@@ -337,6 +344,8 @@ export class ConversationFolds {
       keep: BACKOFF_ITEMS,
       ...(escalate ? { now: Date.now(), delays: backoffDelays(this.limits) } : {}),
     });
+    if (skip) observeBackoff();
+    return skip;
   }
 
   private begin(plan: FoldPlan, estimate: number): FoldTicket {
@@ -390,7 +399,10 @@ export class ConversationFolds {
     };
     const run =
       which === 'model'
-        ? proxyActivities<Activities>(summarizeActivityOptions(this.limits)).summarizeFold
+        ? proxyActivities<Activities>({
+            ...summarizeActivityOptions(this.limits),
+            summary: `summarize ${head.length} messages, ${groupDigits(input.foldedTokens)} tokens`,
+          }).summarizeFold
         : local.summarizeFold;
     return outcomeOf(await run(input));
   }
@@ -546,13 +558,12 @@ export class ConversationFolds {
 
   /** Shows the fold in flight (or the last fold) in the workflow's current details; writes no history event. */
   private report(): void {
-    const folds = this.state.s.folds;
-    setCurrentDetails(foldDetails(this.progress(), folds[folds.length - 1] ?? null));
+    this.onReport();
   }
 }
 
 /** The `summarizeFold` activity's result as a fold-step outcome (an unusable summary cannot improve by retrying). */
-function outcomeOf(r: SummarizeFoldResult): SummaryOutcome {
+export function outcomeOf(r: SummarizeFoldResult): SummaryOutcome {
   const common = { usage: r.usage, responseId: r.responseId, outputTypes: r.outputTypes, attempts: r.attempts };
   return r.ok
     ? { ok: true, summary: r.summary, identifiers: r.identifiers, ...common }

@@ -3,7 +3,8 @@
  * state class. Every error a caller can cause leaves as an `ApplicationFailure` (a plain Error would fail the
  * workflow task and wedge the conversation).
  */
-import { condition, patched, workflowInfo } from '@temporalio/workflow';
+import { condition, patched, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
+import type { Activities } from '../activities';
 import { applyCalibration, dropAnchor, recordUsage, type Calibration } from '../core/calibration';
 import { evictStaleToolResults } from '../core/fold/evict';
 import { SETTINGS_TOGETHER } from './behaviour-patches';
@@ -21,12 +22,14 @@ import {
   type WaitForFoldInput,
   type WaitForFoldResult,
 } from './definitions';
-import { local } from './local-activities';
+import { local, localActivityOptions } from './local-activities';
 import { ingestInput } from './ingest-input';
 import { reportedContextCount } from './behaviour-patches';
 import { noteSent } from './sent-contexts';
 import { sameTools } from './tool-schemas';
 import { answersAbandonedCalls, withAbandonedAnswers } from './abandoned-calls';
+import { observeFold } from './observe';
+import { showCurrentDetails, upsertConversationAttributes } from './visibility';
 import { Mutex } from './mutex';
 import {
   mergeSettings,
@@ -54,6 +57,9 @@ import type { StagedAppend } from './conversation-state';
 import type { LegacySummarizerPolicy } from './summarizer-settings';
 import type { EntryKey } from './patch';
 import { prefixReuse, type PrefixReuse } from './prefix-reuse';
+
+/** The local activities with a summary the Temporal UI shows for this call ("ingest 3 messages"). */
+const localAs = (summary: string) => proxyLocalActivities<Activities>({ ...localActivityOptions, summary });
 
 /** Turns a caller mistake into a failure of just this update (see `toFailure`). */
 function rejected(err: unknown): Error {
@@ -86,7 +92,13 @@ export class ConversationRunner {
     readonly state: ConversationState,
     private readonly limits: RunLimits
   ) {
-    this.folds = new ConversationFolds(state, limits, () => this.estimate());
+    this.folds = new ConversationFolds(
+      state,
+      limits,
+      () => this.estimate(),
+      () => this.publish()
+    );
+    this.observedFolds = state.s.foldCount;
   }
 
   /** Runs `fn` before any handler that arrives later (they queue behind it). @returns when `fn` is done. */
@@ -183,7 +195,7 @@ export class ConversationRunner {
       // Checked before anything is archived: pins over their share of the budget store nothing.
       const rules = pins ? await this.prepareRulesFor(staged, pinnedNew) : null;
       if (staged.messages.length > 0) {
-        const ingested = await local.ingest({
+        const ingested = await localAs(`ingest ${staged.messages.length} messages`).ingest({
           ...ingestInput(s, staged),
           messages: [...staged.messages, ...inLive.map((r) => r.raw)],
         });
@@ -208,7 +220,8 @@ export class ConversationRunner {
         if (byteBudget) {
           await keepUnderByteBudget(this.state, s.live.length - staged.messages.length, async (messages) => {
             const format = s.format ?? staged.format;
-            return (await local.countTokens({ model: s.settings.model, format, messages })).counts;
+            const count = localAs(`count ${messages.length} lightened messages`).countTokens;
+            return (await count({ model: s.settings.model, format, messages })).counts;
           });
         }
       } else {
@@ -368,7 +381,7 @@ export class ConversationRunner {
       }
       if (next.model !== s.settings.model && s.live.length > 0 && s.format) {
         // Another model may use another vocabulary: every stored count must be redone with it.
-        const counted = await local.countTokens({
+        const counted = await localAs(`recount ${s.live.length} messages for ${next.model}`).countTokens({
           model: next.model,
           format: s.format,
           messages: this.state.raws(),
@@ -442,6 +455,24 @@ export class ConversationRunner {
     );
   }
 
+  /** Fold records already reported to metrics and search attributes (records are numbered in order). */
+  private observedFolds: number;
+
+  /**
+   * Refreshes what the Temporal UI shows: the current details after every handler and fold step (no history event)
+   * and, when new fold records exist, the metrics sink and the search attributes (one history event).
+   */
+  publish(): void {
+    const folds = this.state.s.folds;
+    const fresh = folds.filter((f) => f.number > this.observedFolds);
+    if (fresh.length > 0) {
+      fresh.forEach(observeFold);
+      this.observedFolds = fresh[fresh.length - 1]!.number;
+      upsertConversationAttributes(this.view());
+    }
+    showCurrentDetails(this.view(), folds[folds.length - 1] ?? null);
+  }
+
   /** The `state` query. */
   view(): ConversationStateView {
     const s = this.state.s;
@@ -502,7 +533,11 @@ export class ConversationRunner {
     const { raws, offloaded } = evictStaleToolResults(transcript, { budget: s.settings.budget, hotPaths: s.hotPaths });
     if (offloaded.length === 0) return;
     const changed = offloaded.map((o) => raws[o.index]);
-    const counted = await local.countTokens({ model: s.settings.model, format: s.format, messages: changed });
+    const counted = await localAs(`count ${changed.length} evicted tool outputs`).countTokens({
+      model: s.settings.model,
+      format: s.format,
+      messages: changed,
+    });
     this.state.commitEviction(
       offloaded.map((o, k) => ({ index: o.index, raw: raws[o.index], tokens: counted.counts[k] ?? 0 }))
     );

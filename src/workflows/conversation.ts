@@ -43,6 +43,8 @@ import {
   type SettingsPatch,
 } from './settings';
 import { checkStartInput, conversationIdOf } from './validate-start';
+import { upsertConversationAttributes } from './visibility';
+import { observePrepare } from './observe';
 
 /**
  * Runs one conversation until `close`, continuing-as-new when Temporal suggests it, after a fold once history has
@@ -103,15 +105,25 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
     profiles.whenKnown(state.s.settings.summarizer.profile === startProfile ? startProfile : '', () =>
       runner.append(i, decide)
     );
-  setHandler(prepareUpdate, guarded('prepare', appendHandler(true)), { validator: validateAppend });
-  setHandler(appendUpdate, guarded('append', appendHandler(false)), { validator: validateAppend });
+  // Every handler ends by refreshing the UI's current details (no history event), whether it succeeded or not.
+  const shown = <T>(p: Promise<T>): Promise<T> => p.finally(() => runner.publish());
+  setHandler(
+    prepareUpdate,
+    guarded('prepare', (i) => shown(observePrepare(() => appendHandler(true)(i)))),
+    { validator: validateAppend }
+  );
+  setHandler(
+    appendUpdate,
+    guarded('append', (i) => shown(appendHandler(false)(i))),
+    { validator: validateAppend }
+  );
   setHandler(
     appendSignal,
-    guarded('append signal', (i: AppendInput) => runner.appendSignal(i))
+    guarded('append signal', (i: AppendInput) => shown(runner.appendSignal(i)))
   );
   setHandler(
     rewindUpdate,
-    guarded('rewind', (i?: RewindInput) => runner.rewind(i)),
+    guarded('rewind', (i?: RewindInput) => shown(runner.rewind(i))),
     {
       validator: guardedValidator('rewind', (i?: RewindInput) => {
         refuseAfterBadStart();
@@ -121,11 +133,11 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   );
   setHandler(
     clearUpdate,
-    guarded('clear', () => runner.clear())
+    guarded('clear', () => shown(runner.clear()))
   );
   setHandler(
     configureUpdate,
-    guarded('configure', (p: SettingsPatch) => profiles.whenKnown(profileOf(p), () => runner.configure(p))),
+    guarded('configure', (p: SettingsPatch) => shown(profiles.whenKnown(profileOf(p), () => runner.configure(p)))),
     {
       validator: guardedValidator('configure', (p: SettingsPatch) => {
         refuseAfterBadStart();
@@ -135,11 +147,11 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   );
   setHandler(
     closeUpdate,
-    guarded('close', () => runner.close())
+    guarded('close', () => shown(runner.close()))
   );
   setHandler(
     waitForFoldUpdate,
-    guarded('waitForFold', (i?: WaitForFoldInput) => runner.waitForFold(i)),
+    guarded('waitForFold', (i?: WaitForFoldInput) => shown(runner.waitForFold(i))),
     {
       validator: guardedValidator('waitForFold', (i?: WaitForFoldInput) => {
         refuseAfterBadStart();
@@ -161,10 +173,13 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
 
   if (startError) throw failure(FailureType.invalidStart, startError);
   await initialized;
+  runner.publish();
 
   await condition(() => state.s.closed || runner.shouldContinueAsNew());
   // Continuing-as-new with a handler still running would drop its result (temporalio/features#467).
   await condition(allHandlersFinished);
+  // The next run (or the closed execution) is listed with the state it ends this one with.
+  upsertConversationAttributes(runner.view());
   if (state.s.closed) return runner.view();
   state.s.continuedAsNew++;
   return continueAsNew<typeof conversationWorkflow>({

@@ -47,7 +47,7 @@ describe('inspect and export on the PostgreSQL archive (the configured driver)',
       [['message', 2, 0]]
     );
 
-    const { stdout } = await run(bin, ['export', '--workflow-id', key], { env });
+    const { stdout } = await run(bin, ['export', '--workflow-id', key, '--archive-only', '--lines'], { env });
     const lines = stdout
       .trim()
       .split('\n')

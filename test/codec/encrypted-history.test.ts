@@ -18,6 +18,7 @@ import { createActivities } from '../../src/activities';
 import { SqliteArchive } from '../../src/archive/sqlite-archive';
 import { ConversationClient } from '../../src/client/conversation-client';
 import { dataConverterFromConfig, FAILURE_CONVERTER_PATH } from '../../src/codec/data-converter';
+import { conversationSinks } from '../../src/metrics/sinks';
 import { corpusConversation } from '../support/corpus';
 import { startCodecServerProcess } from '../support/codec';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';
@@ -69,6 +70,7 @@ describe('encrypted payloads (AES-256-GCM codec)', function () {
         failureConverterPath: FAILURE_CONVERTER_PATH,
         logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} },
       }),
+      sinks: conversationSinks(),
       activities: createActivities({
         archive,
         profiles: testProfiles(server.baseURL),

@@ -1,110 +1,108 @@
-// The README's TypeScript agent loop, run exactly as written (only the server address points at the test server):
-// the usage it reports after each model call calibrates the conversation's estimate.
+/**
+ * The README's agent loop, run as written: its TypeScript block is cut out of README.md and executed against a worker
+ * and the local OpenAI-compatible server through the real `openai` client. Only the server address, task queue and
+ * conversation id are swapped for the test's (each must appear in the block as quoted), and `runTools` ends the loop.
+ */
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { runInThisContext } from 'node:vm';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
-import OpenAI from 'openai';
-import ts from 'typescript';
-import { createActivities } from '../../src/activities';
-import { SqliteArchive } from '../../src/archive/sqlite-archive';
-import { ConversationClient } from '../../src/client/conversation-client';
+import { uniqueConversationId, withConversationWorker } from '../support/conversation';
 import { startOpenAIServer } from '../support/openai-server';
-import { withWorker } from '../support/temporal';
+import { repoRoot } from '../support/processes';
 
-/** The first ```ts block after the "Using it from an agent (TypeScript)" heading. */
-function readmeLoop(): string {
-  const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Using it from an agent (TypeScript)'));
-  const match = /```ts\n([\s\S]*?)```/.exec(section);
-  assert.ok(match, 'the README has the TypeScript agent loop');
-  return match[1]!;
+/** What the generated module exports. */
+interface LoopModule {
+  run(ctx: { baseURL: string; first: unknown[]; runTools: (reply: unknown) => Promise<unknown[]> }): Promise<void>;
 }
 
-const IMPORTS = [
-  "import { Client, Connection } from '@temporalio/client';",
-  "import { ConversationClient } from './src/client/conversation-client';",
-];
+class LoopDone extends Error {}
 
-/** Stops the endless loop after the scripted turns. */
-class EndOfScript extends Error {}
+/** @returns the README's agent-loop block, split into its import lines and its body. */
+function readmeLoop(): { imports: string[]; body: string } {
+  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Using it from an agent (TypeScript)'));
+  const block = /```ts\n([\s\S]*?)```/.exec(section);
+  assert.ok(block, 'the README has the agent loop');
+  const lines = block[1]!.split('\n');
+  return {
+    imports: lines.filter((l) => l.startsWith('import ')),
+    body: lines.filter((l) => !l.startsWith('import ')).join('\n'),
+  };
+}
 
-describe('README: the TypeScript agent loop', function () {
+/** Replaces `from` (which must occur) with `to`. */
+function swap(text: string, from: string, to: string): string {
+  assert.ok(text.includes(from), `the README's loop contains ${from}`);
+  return text.split(from).join(to);
+}
+
+describe("the README's agent loop, as written", function () {
   this.timeout(120_000);
 
-  it('runs as written and calibrates the estimate with every reported usage', async () => {
-    const code = readmeLoop();
-    for (const line of IMPORTS) assert.ok(code.includes(line), `the loop imports exactly: ${line}`);
-    const body = code
-      .split('\n')
-      .filter((line) => !IMPORTS.includes(line))
-      .join('\n');
-    const server = await startOpenAIServer();
-    const turns = 4;
-    const openaiCalls: unknown[][] = [];
-    const archive = SqliteArchive.open({ path: join(mkdtempSync(join(tmpdir(), 'dc-readme-')), 'archive.sqlite') });
+  it('runs against a worker: every output and tool result joins the conversation, the model gets its context, usage calibrates', async () => {
+    const openai = await startOpenAIServer({
+      fallback: () => ({ kind: 'text', text: 'I looked at it.', usage: { input: 300, output: 5 } }),
+    });
+    const file = join(repoRoot, 'test', 'docs', `.readme-loop-${process.pid}.ts`);
     try {
-      await withWorker(
-        { activities: createActivities({ archive }), taskQueue: 'durable-compaction' },
-        async ({ env }) => {
-          const js = ts
-            .transpileModule(
-              `export async function run(Client, Connection, ConversationClient, openai, runTools, newMessages) {\n${body}\n}`,
-              { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }
-            )
-            .outputText.replace("'127.0.0.1:7233'", JSON.stringify(env.address));
-          const mod: { exports: { run?: (...args: unknown[]) => Promise<void> } } = { exports: {} };
-          // The README's code runs as a module of its own (vm, not eval: same realm, so errors are instances we know).
-          (runInThisContext(`(function (exports, module) {\n${js}\n})`) as (e: unknown, m: unknown) => void)(
-            mod.exports,
-            mod
-          );
-          const real = new OpenAI({ apiKey: 'sk-test', baseURL: server.baseURL });
-          const openai = {
-            chat: {
-              completions: {
-                create: async (req: { messages: unknown[] }) => {
-                  openaiCalls.push(req.messages);
-                  // The provider reports a token per 3 characters of JSON: more than we count (other framing).
-                  const reported = Math.round(JSON.stringify(req.messages).length / 3);
-                  server.script({
-                    kind: 'text',
-                    text: `answer ${openaiCalls.length}`,
-                    usage: { input: reported, output: 5 },
-                  });
-                  return real.chat.completions.create(req as never);
-                },
-              },
+      await withConversationWorker(async ({ env, taskQueue, open }) => {
+        const id = uniqueConversationId('readme-loop');
+        const { imports, body } = readmeLoop();
+        let code = swap(body, "'127.0.0.1:7233'", JSON.stringify(env.address));
+        code = swap(code, "taskQueue: 'durable-compaction'", `taskQueue: ${JSON.stringify(taskQueue)}`);
+        code = swap(code, "'ticket-4711'", JSON.stringify(id));
+        writeFileSync(
+          file,
+          [
+            "import OpenAI from 'openai';",
+            ...imports.map((l) => l.replace("'./src/", "'../../src/")),
+            'export async function run(ctx: any): Promise<void> {',
+            "  const openai = new OpenAI({ baseURL: ctx.baseURL, apiKey: 'sk-readme' });",
+            '  const runTools = ctx.runTools;',
+            '  let newMessages = ctx.first;',
+            code,
+            '}',
+          ].join('\n')
+        );
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const loop = require(file) as LoopModule;
+        let steps = 0;
+        const results: unknown[] = [];
+        await assert.rejects(
+          loop.run({
+            baseURL: openai.baseURL,
+            first: [
+              { role: 'system', content: 'You fix tickets.' },
+              { role: 'user', content: 'Ticket 4711: the export is empty.' },
+            ],
+            runTools: () => {
+              if (++steps === 4) throw new LoopDone();
+              const next = { role: 'user', content: `step ${steps}: the log says nothing` };
+              results.push(next);
+              return Promise.resolve([next]);
             },
-          };
-          let turn = 0;
-          const runTools = (): Promise<unknown[]> => {
-            if (++turn === turns) return Promise.reject(new EndOfScript());
-            return Promise.resolve([{ role: 'user', content: `question ${turn + 1}` }]);
-          };
-          await assert.rejects(
-            mod.exports.run!(Client, Connection, ConversationClient, openai, runTools, [
-              { role: 'user', content: 'question 1' },
-            ]),
-            EndOfScript
-          );
-          const conv = new ConversationClient({ client: env.client, conversationId: 'ticket-4711', taskQueue: 'x' });
-          const state = await conv.state();
-          assert.equal(openaiCalls.length, turns);
-          assert.ok(state.calibration, 'the reported usage was applied');
-          assert.equal(state.calibration.samples, turns - 1, 'every report after the first model call counted');
-          assert.ok(
-            state.calibration.ratio > 1,
-            `the ratio moved towards what the provider counts: ${state.calibration.ratio}`
-          );
-          await conv.close();
-        }
-      );
+          }),
+          LoopDone
+        );
+        // Four model calls; the fourth output was not sent yet (the loop stopped before its next prepare).
+        assert.equal(openai.requests.length, 4);
+        const context = (await open(id).context()).messages as { role: string; content: string }[];
+        assert.deepEqual(
+          context.map((m) => m.role),
+          ['system', 'user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user']
+        );
+        assert.deepEqual(context.slice(-1), results.slice(-1));
+        // What the model got at the last step is the conversation's context at that step.
+        const sent = openai.requests[3]!.body!.messages as unknown[];
+        assert.deepEqual(sent, context);
+        // The usage each model call reported (300 input tokens) calibrated the estimate of the next context.
+        const { calibration } = await open(id).state();
+        assert.ok(calibration, 'the reported usage was applied');
+        assert.equal(calibration.samples, 3, 'every report after the first model call counted');
+      });
     } finally {
-      await server.close();
-      await archive.close();
+      rmSync(file, { force: true });
+      await openai.close();
     }
   });
 });

@@ -4,6 +4,8 @@ import { Client, Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { assertNoTaskFailures } from './task-failures';
+import { conversationSinks } from '../../src/metrics/sinks';
+import { devServerSearchAttributeArgs } from '../../src/visibility/search-attributes';
 
 /** The Temporal CLI installed by scripts/setup.sh (or `$TEMPORAL_CLI_PATH`), as an absolute path. */
 export function temporalCliPath(): string {
@@ -27,7 +29,11 @@ export function sharedTestEnv(): Promise<TestWorkflowEnvironment> {
         return await TestWorkflowEnvironment.createLocal({
           server: {
             executable: { type: 'existing-path', path: temporalCliPath() },
-            extraArgs: ['--dynamic-config-value', 'frontend.enableExecuteMultiOperation=true'],
+            extraArgs: [
+              '--dynamic-config-value',
+              'frontend.enableExecuteMultiOperation=true',
+              ...devServerSearchAttributeArgs(),
+            ],
           },
         });
       } catch (err) {
@@ -90,6 +96,7 @@ export async function withWorker<T>(
     connection: testEnv.nativeConnection,
     namespace: testEnv.namespace ?? 'default',
     workflowBundle: await workflowBundle(),
+    sinks: conversationSinks(),
     ...options,
     taskQueue,
   });

@@ -7,6 +7,7 @@ import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/wo
 import { createActivities } from '../../src/activities';
 import { dataConverterFromConfig } from '../../src/codec/data-converter';
 import { loadConfig } from '../../src/config/load-config';
+import { conversationSinks } from '../../src/metrics/sinks';
 import { openArchiveFromEnv, requiredEnv } from './archive-from-env';
 import { testProfiles } from './profiles';
 
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
       profiles: testProfiles(process.env.SUMMARIZER_BASE_URL ?? 'http://127.0.0.1:9/v1'),
       summarize: { heartbeatMs: 500 },
     }),
+    sinks: conversationSinks(),
     // A short sticky timeout so a killed worker's workflow tasks move to the next worker quickly.
     stickyQueueScheduleToStartTimeout: '2 seconds',
     maxHeartbeatThrottleInterval: '500 ms',

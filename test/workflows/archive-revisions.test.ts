@@ -82,7 +82,7 @@ describe('the archive after `temporal workflow reset`', function () {
       );
 
       lines.length = 0;
-      assert.equal(await runExport(['--conversation', id, '--data', dataDir], io), 0);
+      assert.equal(await runExport(['--conversation', id, '--data', dataDir, '--archive-only', '--lines'], io), 0);
       const exported = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
       assert.deepEqual(
         exported.filter((e) => e.kind === 'message').map((e) => e.message),

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { Worker } from '@temporalio/worker';
+import { conversationSinks } from '../../src/metrics/sinks';
 import { createCountTokensActivity, type CountTokensInput } from '../../src/activities/count-tokens';
 import { createSummarizeActivity, type SummarizeInput } from '../../src/activities/summarize';
 import { isMarkedSummary } from '../../src/core/messages/text';
@@ -74,7 +75,7 @@ async function runLoop(
     });
     const out = (await handle.result()) as AgentLoopResult;
     const history = await testEnv.client.workflow.getHandle(handle.workflowId).fetchHistory();
-    await Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history);
+    await Worker.runReplayHistory({ workflowBundle: await workflowBundle(), sinks: conversationSinks() }, history);
     return out;
   });
   return { result, calls };

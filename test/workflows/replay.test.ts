@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
+import { conversationSinks } from '../../src/metrics/sinks';
 import { workflowBundle } from '../support/temporal';
 
 const dir = join(__dirname, '..', 'histories');
@@ -35,7 +36,10 @@ describe('replaying recorded histories (determinism across code changes)', funct
     });
     const failures: string[] = [];
     let replayed = 0;
-    for await (const result of Worker.runReplayHistories({ workflowBundle: await workflowBundle() }, histories)) {
+    for await (const result of Worker.runReplayHistories(
+      { workflowBundle: await workflowBundle(), sinks: conversationSinks() },
+      histories
+    )) {
       replayed++;
       if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
     }
@@ -50,9 +54,10 @@ describe('replaying recorded histories (determinism across code changes)', funct
     const started = history.events[0]!.workflowExecutionStartedEventAttributes!;
     started.workflowType = { name: 'noSuchWorkflow' };
     const results = [];
-    for await (const r of Worker.runReplayHistories({ workflowBundle: await workflowBundle() }, [
-      { workflowId: file, history },
-    ])) {
+    for await (const r of Worker.runReplayHistories(
+      { workflowBundle: await workflowBundle(), sinks: conversationSinks() },
+      [{ workflowId: file, history }]
+    )) {
       results.push(r);
     }
     assert.ok(results[0]?.error, 'replay of a mismatched history reports an error');

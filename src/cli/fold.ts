@@ -1,0 +1,90 @@
+/**
+ * `durable-compaction fold --model M --budget N [--summarizer S] [--policy P] FILE`: one fold offline, through the
+ * same fold step as the workflow (`beginFold` → `summarizeOutcome` → `completeFold`, src/workflows/fold-step.ts) and
+ * the same summarizing code as its activity (`summarizeHead`).
+ */
+import { summarizeHead } from '../activities';
+import { createSummarizeActivity } from '../activities/summarize';
+import { loadConfig } from '../config/load-config';
+import { profilesFromConfig } from '../config/profiles';
+import { normalize } from '../core/messages/normalize';
+import type { MessageFormat } from '../core/messages/types';
+import { TranscriptValidationError } from '../core/messages/validate';
+import { KEEP_POLICIES, type KeepPolicy } from '../core/plan/options';
+import { planFold } from '../core/plan/plan';
+import { countersByModel, TokenInputError } from '../tokens';
+import { outcomeOf } from '../workflows/conversation-folds';
+import { beginFold, completeFold, summarizeOutcome } from '../workflows/fold-step';
+import { findProfile } from '../summarizers/profiles';
+import type { SummarizerChoice } from '../summarizers/profiles';
+import { CliUsageError, parseFlags, readJsonArray, type CliIO } from './io';
+
+export const foldHelp = `usage: durable-compaction fold --model M --budget N [--summarizer extractive|PROFILE] [--policy P] FILE
+Folds FILE (a JSON array of messages; - reads stdin) once, offline, through the workflow's fold step, and prints
+{"messages": [...the folded context...], "fold": {...the fold record...}}; "fold" is null (with "reason") when the
+context is under the trigger. The summarizer defaults to extractive (the offline digest, no network); PROFILE names a
+summarizer profile of temporal.yaml ('default' is its summarizer section; summarizerProfiles lists the others).`;
+
+/** Runs `fold`. @returns 0; rejects with CliUsageError (exit 2) on bad flags or a malformed FILE. */
+export async function runFold(args: string[], io: CliIO): Promise<number> {
+  const { flags, positional } = parseFlags(args, ['model', 'budget', 'summarizer', 'policy']);
+  const model = flags.get('model');
+  if (model === undefined) throw new CliUsageError('missing --model M');
+  const budgetText = flags.get('budget') ?? '';
+  if (!/^\d+$/.test(budgetText) || Number(budgetText) < 256)
+    throw new CliUsageError(`--budget must be an integer of at least 256, got '${budgetText}'`);
+  const budget = Number(budgetText);
+  const profiles = profilesFromConfig(loadConfig());
+  const wanted = flags.get('summarizer') ?? 'extractive';
+  const found = wanted === 'extractive' ? null : findProfile(profiles, wanted);
+  if (found && !found.config) throw new CliUsageError(`--summarizer: ${found.message}`);
+  const summarizer: SummarizerChoice = found ? { profile: wanted } : { mode: 'extractive' };
+  const policy = (flags.get('policy') ?? 'auto') as KeepPolicy;
+  if (!KEEP_POLICIES.includes(policy))
+    throw new CliUsageError(`--policy must be one of ${KEEP_POLICIES.join(', ')}, got '${policy}'`);
+  if (positional.length !== 1) throw new CliUsageError('expected one FILE');
+  const messages = readJsonArray(positional[0]);
+  const counterFor = countersByModel();
+  const counter = counterFor(model);
+  let format: MessageFormat;
+  let tokens: number[];
+  let transcript: ReturnType<typeof normalize>;
+  try {
+    transcript = normalize(messages);
+    format = transcript.format;
+    tokens = counter.countMessages(messages, format);
+  } catch (err) {
+    if (err instanceof TranscriptValidationError || err instanceof TokenInputError)
+      throw new CliUsageError(err.message);
+    throw err;
+  }
+  const total = (counts: readonly number[]): number => counts.reduce((a, b) => a + b, 0) + counter.replyPriming;
+  const plan = planFold({ transcript, tokens, fixedTokens: counter.replyPriming, options: { budget, policy } });
+  if (!plan.fold || plan.kind === 'truncate') {
+    io.stdout(JSON.stringify({ messages, fold: null, reason: plan.reason, tokens: total(tokens) }));
+    return 0;
+  }
+  const ticket = beginFold({ plan, raws: messages, tokensBefore: total(tokens), startedAt: Date.now() });
+  const head = plan.summarize.map((i) => messages[i]);
+  const foldedTokens = plan.summarize.reduce((sum, i) => sum + (tokens[i] ?? 0), 0);
+  const summarize = createSummarizeActivity({ profiles, counterFor, outsideActivity: true });
+  const outcome = await summarizeOutcome(async () =>
+    outcomeOf(await summarizeHead(head, { format, model, budget, summarizer, foldedTokens }, summarize))
+  );
+  const countOf = new Map(messages.map((raw, i) => [raw, tokens[i] ?? 0]));
+  const done = await completeFold({
+    ticket,
+    outcome,
+    number: 1,
+    transcript,
+    backoff: null,
+    count: (inserted) => Promise.resolve(counter.countMessages(inserted, format)),
+    measure: (applied) => {
+      const added = new Map(applied.inserted.map((raw, i) => [raw, applied.counts[i] ?? 0]));
+      return total(applied.folded.map((raw) => countOf.get(raw) ?? added.get(raw) ?? 0));
+    },
+    now: () => Date.now(),
+  });
+  io.stdout(JSON.stringify({ messages: done.applied?.folded ?? messages, fold: done.record }));
+  return 0;
+}
