@@ -180,7 +180,7 @@ describe('encrypted payloads (AES-256-GCM codec)', function () {
     const worker = await startProductionWorker(dir, config, {
       DC_TEST_KEY: 'sk-codec-process',
       DC_CODEC_KEYS: keys,
-      LOG_LEVEL: 'DEBUG',
+      LOG_LEVEL: 'debug',
     });
     const client = new Client({
       connection: testEnv.connection,

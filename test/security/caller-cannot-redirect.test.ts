@@ -88,7 +88,7 @@ describe('no caller setting reaches a URL or file the worker did not configure (
     const worker = await startProductionWorker(dir, config, {
       DC_WORKER_KEY: workerKey,
       SECRET_ENV: secretEnvValue,
-      LOG_LEVEL: 'DEBUG',
+      LOG_LEVEL: 'debug',
     });
     const refusals: Refusal[] = [];
     const accepted: string[] = [];

@@ -119,7 +119,7 @@ describe('a summarizer key never leaks (production worker process)', function ()
         `  from-file: { mode: chat, model: small, baseURL: '${server.baseURL}', apiKeyFile: '${keyFile}' }`,
       ],
     });
-    const worker = await startProductionWorker(dir, config, { DC_LEAK_TEST_KEY: envKey, LOG_LEVEL: 'DEBUG' });
+    const worker = await startProductionWorker(dir, config, { DC_LEAK_TEST_KEY: envKey, LOG_LEVEL: 'debug' });
     const ids: string[] = [];
     try {
       for (const [label, profile, key, session] of [
