@@ -3,7 +3,7 @@
  * in docs/operations.md; `test/metrics/metrics.test.ts` scrapes them from a running worker.
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { FoldObservation } from './sink-types';
+import type { FoldObservation, PrefixObservation } from './sink-types';
 
 /** Token-count buckets for the before/after histograms (contexts of 1k to 300k tokens). */
 const TOKEN_BUCKETS = [1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 64_000, 128_000, 200_000, 300_000];
@@ -30,6 +30,8 @@ export class ConversationMetrics {
   private readonly tokensAfter: Histogram;
   private readonly summarize: Histogram<'mode' | 'outcome'>;
   private readonly prepare: Histogram<'outcome'>;
+  private readonly contextTokens: Counter;
+  private readonly prefixTokens: Counter;
   private readonly open = new Map<string, number>();
   private cachedSource: () => number = () => 0;
 
@@ -80,6 +82,16 @@ export class ConversationMetrics {
       buckets: SECONDS_BUCKETS,
       registers,
     });
+    this.contextTokens = new Counter({
+      name: 'dc_prepare_context_tokens_total',
+      help: 'Counted message tokens of the contexts prepare returned.',
+      registers,
+    });
+    this.prefixTokens = new Counter({
+      name: 'dc_prepare_prefix_tokens_total',
+      help: 'Of those, tokens repeating the previous context as a prefix (what a provider prompt cache can reuse).',
+      registers,
+    });
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- prom-client calls collect with the gauge as this
     const self = this;
     new Gauge({
@@ -110,6 +122,11 @@ export class ConversationMetrics {
 
   summarized(mode: string, outcome: 'ok' | 'failed' | 'error', seconds: number): void {
     this.summarize.observe({ mode, outcome }, seconds);
+  }
+
+  prefix(o: PrefixObservation): void {
+    this.contextTokens.inc(o.contextTokens);
+    this.prefixTokens.inc(o.prefixTokens);
   }
 
   prepareStarted(key: string): void {

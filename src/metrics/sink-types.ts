@@ -15,6 +15,12 @@ export interface FoldObservation {
   tokensAfter: number | null;
 }
 
+/** The prompt-cache view of one returned context (see `PrepareResult.prefix`). */
+export interface PrefixObservation {
+  contextTokens: number;
+  prefixTokens: number;
+}
+
 export interface ConversationSinks extends Sinks {
   conversationMetrics: {
     fold(observation: FoldObservation): void;
@@ -24,5 +30,7 @@ export interface ConversationSinks extends Sinks {
     prepareStarted(updateId: string): void;
     /** It finished; `ok` false when it was rejected. */
     prepareFinished(updateId: string, ok: boolean): void;
+    /** A `prepare` returned a context: its counted tokens, and those repeating the previous context as a prefix. */
+    prefix(observation: PrefixObservation): void;
   };
 }

@@ -15,6 +15,7 @@ export function conversationSinks(metrics?: ConversationMetrics): InjectedSinks<
       backoff: { fn: () => metrics?.backoff() },
       prepareStarted: { fn: (info, updateId) => metrics?.prepareStarted(key(info.runId, updateId)) },
       prepareFinished: { fn: (info, updateId, ok) => metrics?.prepareFinished(key(info.runId, updateId), ok) },
+      prefix: { fn: (_info, o) => metrics?.prefix(o) },
     },
   };
 }

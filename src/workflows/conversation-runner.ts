@@ -28,7 +28,7 @@ import { reportedContextCount } from './behaviour-patches';
 import { noteSent } from './sent-contexts';
 import { sameTools } from './tool-schemas';
 import { answersAbandonedCalls, withAbandonedAnswers } from './abandoned-calls';
-import { observeFold } from './observe';
+import { observeFold, observePrefix } from './observe';
 import { showCurrentDetails, upsertConversationAttributes } from './visibility';
 import { Mutex } from './mutex';
 import {
@@ -256,11 +256,12 @@ export class ConversationRunner {
   /** Keys of the context the last `prepare` returned (this run; a new run starts without one). */
   private lastPrepared: EntryKey[] = [];
 
-  /** Prefix reuse of the context being returned against the last one `prepare` returned. */
+  /** Prefix reuse of the context being returned against the last one `prepare` returned; reported as metrics. */
   private notePrefixReuse(): PrefixReuse {
     const live = this.state.s.live;
     const reuse = prefixReuse(this.lastPrepared, live);
     this.lastPrepared = live.map(({ uid, rev }) => ({ uid, rev }));
+    observePrefix(reuse);
     return reuse;
   }
 

@@ -5,6 +5,7 @@
 import { currentUpdateInfo, log, proxySinks } from '@temporalio/workflow';
 import type { FoldRecord } from '../core/fold/fold-record';
 import type { ConversationSinks } from '../metrics/sink-types';
+import type { PrefixReuse } from './prefix-reuse';
 
 const { conversationMetrics } = proxySinks<ConversationSinks>();
 
@@ -36,6 +37,11 @@ export function observeFold(record: FoldRecord): void {
 export function observeBackoff(): void {
   conversationMetrics.backoff();
   log.info('fold backed off: the same prefix failed before');
+}
+
+/** Reports the prompt-cache reuse of a context `prepare` returns (`dc_prepare_{context,prefix}_tokens_total`). */
+export function observePrefix(reuse: PrefixReuse): void {
+  conversationMetrics.prefix({ contextTokens: reuse.contextTokens, prefixTokens: reuse.tokens });
 }
 
 /** Runs a `prepare` handler, reporting when it started and finished (the worker measures the time between). */

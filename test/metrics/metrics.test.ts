@@ -123,6 +123,11 @@ describe('worker metrics and structured logs (npm start’s worker as a process)
       'summarize latency includes the slow reply'
     );
     assert.equal(sample(after, 'dc_prepare_duration_seconds_count', 'outcome="ok"'), prepares);
+    // Prompt-cache reuse: the sums of what every prepare reported in its result.
+    const reported = (k: 'contextTokens' | 'tokens'): number => prepared.reduce((n, p) => n + p.prefix![k], 0);
+    assert.ok(reported('tokens') > 0 && reported('tokens') < reported('contextTokens'));
+    assert.equal(sample(after, 'dc_prepare_context_tokens_total'), reported('contextTokens'));
+    assert.equal(sample(after, 'dc_prepare_prefix_tokens_total'), reported('tokens'));
 
     // Temporal's own worker metrics, from the SDK runtime's exporter.
     const temporal = await scrape(`http://127.0.0.1:${temporalPort}/metrics`);
