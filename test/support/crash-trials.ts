@@ -29,6 +29,23 @@ export interface CrashTrialOptions {
   concurrent?: number;
   /** @default 1 */
   seed?: number;
+  /**
+   * Worker processes polling the task queue; each kill hits one of them at random and restarts it. With 1, every
+   * kill leaves no worker until the restart; with 2, as in a deployment with replicas, the other one takes over.
+   * @default 1
+   */
+  workers?: number;
+  /**
+   * `limits.maxUpdatesPerRun` of each conversation: a fresh worker replays at most this many updates of a run before
+   * it can answer (the recovery cost of a kill). @default the product's default
+   */
+  maxUpdatesPerRun?: number;
+  /**
+   * The conversations' workflow task timeout: how long the server waits for a task a killed worker had started. Short
+   * recovers sooner; too short for a fresh worker's replay on a busy machine and the task times out again and again.
+   * @default 3000
+   */
+  workflowTaskTimeoutMs?: number;
   /** Context budget of each conversation (small, so folds happen often). @default 6000 */
   budget?: number;
   log?: (line: string) => void;
@@ -48,6 +65,10 @@ export interface CrashTrialResult {
   clientErrorSamples: string[];
   mismatches: string[];
   maxBlockedMs: number;
+  /** Every client call timed (the trial's and the final checks'), the median and 99th percentile of their durations. */
+  calls: number;
+  p50BlockedMs: number;
+  p99BlockedMs: number;
   /** Calls that took over 30 s, and how many kills fell inside the longest one. */
   callsOver30s: number;
   killsDuringLongest: number;
@@ -105,7 +126,8 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
   const corpus = corpusConversations();
   const driven: { id: string; conv: ConversationClient; sent: unknown[]; last: unknown[] | undefined }[] = [];
   const errors: string[] = [];
-  let worker = await startWorker(workerEnv);
+  const workers: ChildProcess[] = [];
+  for (let i = 0; i < (options.workers ?? 1); i++) workers.push(await startWorker(workerEnv));
   let kills = 0;
   let killsDuringFold = 0;
   const restarts: number[] = [];
@@ -114,11 +136,13 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
     while (kills < options.kills) {
       await sleep(1000 + random() * 5000);
       if (server.inFlight() > 0) killsDuringFold++;
+      const victim = workers.length === 1 ? 0 : Math.floor(random() * workers.length);
+      const worker = workers[victim]!;
       worker.kill('SIGKILL');
       await new Promise((r) => worker.once('exit', r));
       kills++;
       const down = Date.now();
-      worker = await startWorker(workerEnv);
+      workers[victim] = await startWorker(workerEnv);
       restarts.push(Date.now() - down);
       log(
         `kill ${kills}: restarted in ${((Date.now() - down) / 1000).toFixed(1)} s; ` +
@@ -129,6 +153,7 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
   })();
 
   let maxBlockedMs = 0;
+  const durations: number[] = [];
   let callsOver30s = 0;
   let killsDuringLongest = 0;
   const timed = async <T>(p: () => Promise<T>): Promise<T | undefined> => {
@@ -141,6 +166,7 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
       return undefined;
     } finally {
       const blocked = Date.now() - start;
+      durations.push(blocked);
       if (blocked > 10_000) log(`a call blocked ${(blocked / 1000).toFixed(1)} s across ${kills - killsBefore} kills`);
       if (blocked > 30_000) callsOver30s++;
       if (blocked > maxBlockedMs) killsDuringLongest = kills - killsBefore;
@@ -157,12 +183,16 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
         conversationId: id,
         taskQueue,
         retryDeadlineMs: 120_000,
-        workflowTaskTimeoutMs: 3000,
+        workflowTaskTimeoutMs: options.workflowTaskTimeoutMs ?? 3000,
         settings: {
           budget: options.budget ?? 6000,
           summarizer: { profile: TEST_CHAT_PROFILE },
         },
-        limits: { summarizeHeartbeatTimeoutMs: 4000, summarizeHeartbeatIntervalMs: 1000 },
+        limits: {
+          summarizeHeartbeatTimeoutMs: 4000,
+          summarizeHeartbeatIntervalMs: 1000,
+          ...(options.maxUpdatesPerRun ? { maxUpdatesPerRun: options.maxUpdatesPerRun } : {}),
+        },
       });
       const entry = { id, conv, sent: [] as unknown[], last: undefined as unknown[] | undefined };
       driven.push(entry);
@@ -225,11 +255,13 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
       }
     }
   }
-  worker.kill('SIGKILL');
+  for (const worker of workers) worker.kill('SIGKILL');
   await archive.close();
   await server.close();
+  const sorted = [...durations].sort((a, b) => a - b);
+  const percentile = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
   const line =
-    `kills ${kills} (during fold ${killsDuringFold}), conversations ${driven.length}, messages ${messages}, ` +
+    `${workers.length > 1 ? `workers ${workers.length}, ` : ''}kills ${kills} (during fold ${killsDuringFold}), conversations ${driven.length}, messages ${messages}, ` +
     `lost ${lost}, duplicated ${duplicated}, double folds ${doubleFolds}, task failures ${taskFailures}, ` +
     `client errors ${errors.length}, max blocked ${(maxBlockedMs / 1000).toFixed(1)} s`;
   return {
@@ -245,6 +277,9 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
     clientErrorSamples: errors.slice(0, 5),
     mismatches,
     maxBlockedMs,
+    calls: durations.length,
+    p50BlockedMs: percentile(0.5),
+    p99BlockedMs: percentile(0.99),
     callsOver30s,
     killsDuringLongest,
     meanRestartMs: restarts.length > 0 ? Math.round(restarts.reduce((a, b) => a + b, 0) / restarts.length) : 0,
