@@ -13,7 +13,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { ConversationClient } from '../src/client/conversation-client';
-import type { SettingsPatch } from '../src/workflows/settings';
+import type { SettingsPatch } from '../src/contract/settings';
 import { corpusConversation } from '../test/support/corpus';
 import { uniqueConversationId, withConversationWorker } from '../test/support/conversation';
 import { testProfiles } from '../test/support/profiles';

@@ -6,7 +6,7 @@
  */
 import type { WorkflowHandle } from '@temporalio/client';
 import { ConversationClient } from '../src/client/conversation-client';
-import { conversationWorkflowId, prepareUpdate } from '../src/workflows/definitions';
+import { conversationWorkflowId, prepareUpdate } from '../src/contract/definitions';
 import { InProcessConversation } from './cost/in-process';
 import { benchMain } from './temporal/bench-main';
 import {

@@ -11,7 +11,7 @@ import { applyFold } from '../../src/core/fold/apply';
 import { planFold } from '../../src/core/plan';
 import { ingestInput } from '../../src/workflows/ingest-input';
 import { ConversationState } from '../../src/workflows/conversation-state';
-import { defaultSettings, mergeSettings, planOptions, type SettingsPatch } from '../../src/workflows/settings';
+import { defaultSettings, mergeSettings, planOptions, type SettingsPatch } from '../../src/contract/settings';
 import type { ConversationArchive } from '../../src/archive/archive';
 import { SqliteArchive } from '../../src/archive/sqlite-archive';
 

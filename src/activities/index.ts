@@ -15,7 +15,7 @@ import {
   type SummarizerProfiles,
 } from '../summarizers/profiles';
 import type { TextCounter } from '../summarizers/types';
-import type { SettingsPatch } from '../workflows/settings';
+import type { SettingsPatch } from '../contract/settings';
 import { countersByModel, type TokenCounter } from '../tokens';
 import type { ConversationMetrics } from '../metrics/conversation-metrics';
 import { archiveCall, currentArchiveKey } from './archive-key';

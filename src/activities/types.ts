@@ -5,7 +5,7 @@
 import type { FoldRecord } from '../core/fold/fold-record';
 import type { HotPaths } from '../core/fold/hot-paths';
 import type { MessageFormat, Usage } from '../core/messages/types';
-import type { SummarizerSettings } from '../workflows/settings';
+import type { SummarizerSettings } from '../contract/settings';
 
 /** `ingest`: archive new messages, count them, clip the oversized ones. */
 export interface IngestInput {

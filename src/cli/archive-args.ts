@@ -3,8 +3,8 @@ import type { ConversationArchive } from '../archive/archive';
 import { openArchive, sqliteArchivePath } from '../archive/open-archive';
 import { loadConfig } from '../config/load-config';
 import type { Config } from '../config/schema';
-import { conversationWorkflowId } from '../workflows/definitions';
-import { conversationIdProblem } from '../workflows/validate-start';
+import { conversationWorkflowId } from '../contract/definitions';
+import { conversationIdProblem } from '../contract/conversation-id';
 import { CliUsageError } from './io';
 
 /** The flags `inspect` and `export` share. */

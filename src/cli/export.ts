@@ -6,7 +6,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { ConversationArchive } from '../archive/archive';
 import type { Config } from '../config/schema';
-import { contextQuery, stateQuery } from '../workflows/definitions';
+import { contextQuery, stateQuery } from '../contract/definitions';
 import { archiveFlags, openArchiveFor } from './archive-args';
 import { connectTemporal } from './connect';
 import { CliUsageError, parseFlags, type CliIO } from './io';

@@ -34,9 +34,9 @@ import {
   type PrepareResult,
   type RewindInput,
   type RewindResult,
-} from '../workflows/definitions';
+} from '../contract/definitions';
 import type { conversationWorkflow } from '../workflows/conversation';
-import { applyPatch } from '../workflows/patch';
+import { applyPatch } from '../contract/patch';
 import { FoldWatcher, type FoldProgressEvent } from './fold-progress';
 import { startVisibility } from './start-visibility';
 import {
@@ -48,8 +48,8 @@ import {
   type ConversationSettings,
   type RunLimits,
   type SettingsPatch,
-} from '../workflows/settings';
-import { conversationIdProblem, formatProblem } from '../workflows/validate-start';
+} from '../contract/settings';
+import { conversationIdProblem, formatProblem } from '../contract/conversation-id';
 import { ConversationUnavailableError, ConversationUpdateError, type Stored } from './errors';
 import { isTransient, retryTransient } from './retry';
 import { OriginalsReader, type ArchiveReader } from './originals';

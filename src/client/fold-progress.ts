@@ -6,7 +6,7 @@
  */
 import type { WorkflowHandle } from '@temporalio/client';
 import type { FoldRecord } from '../core/fold/fold-record';
-import { stateQuery, type FoldProgress } from '../workflows/definitions';
+import { stateQuery, type FoldProgress } from '../contract/definitions';
 
 /** The summarize activity as the server reports it while it runs. */
 export interface SummarizeActivityProgress {

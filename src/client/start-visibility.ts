@@ -10,7 +10,7 @@ import {
   conversationStateKey,
   conversationTokensKey,
 } from '../visibility/search-attributes';
-import { defaultSettings, mergeSettings, type SettingsPatch } from '../workflows/settings';
+import { defaultSettings, mergeSettings, type SettingsPatch } from '../contract/settings';
 
 /** @returns start options: `staticSummary`, `staticDetails` and, when `searchAttributes`, `typedSearchAttributes`. */
 export function startVisibility(

@@ -4,7 +4,7 @@
  * summarizer profile (`profiles.ts`), which conversations that name no profile use at every fold.
  */
 import type { KeepPolicy } from '../core/plan/options';
-import type { SettingsPatch } from '../workflows/settings';
+import type { SettingsPatch } from '../contract/settings';
 import type { Config } from './schema';
 
 /** @returns the settings patch a new conversation starts from, before its own settings. */

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { ConfigError, checkSetting as check } from './config-error';
 import { parseSummarizerProfiles } from './profiles';
-import { defaultSettings, mergeSettings } from '../workflows/settings';
+import { defaultSettings, mergeSettings } from '../contract/settings';
 import { schema, type Config, type Setting } from './schema';
 
 /** Sections that are not a fixed table of keys: parsed by their own module. */

@@ -3,7 +3,8 @@
  * profile named `default`, each entry of `summarizerProfiles` another one. Only the worker's configuration names
  * endpoints and key sources; a conversation picks a profile by name (see `src/summarizers/profiles.ts`).
  */
-import { DEFAULT_PROFILE_NAME, PROFILE_NAME, type SummarizerProfiles } from '../summarizers/profiles';
+import { PROFILE_NAME } from '../contract/summarizer-settings';
+import { DEFAULT_PROFILE_NAME, type SummarizerProfiles } from '../summarizers/profiles';
 import type { SummarizerConfig, SummarizerMode } from '../summarizers/types';
 import { ConfigError, checkSetting } from './config-error';
 import { schema, type Config, type Setting } from './schema';

@@ -3,7 +3,7 @@
  * code — the conversation id and run id, so a conversation's lines can be found with one filter.
  */
 import type { LogLevel, LogMetadata, Logger } from '@temporalio/common';
-import { workflowIdPrefix } from '../workflows/definitions';
+import { workflowIdPrefix } from '../contract/definitions';
 
 /** Levels the configuration accepts, lowest first. */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;

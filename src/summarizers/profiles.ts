@@ -30,9 +30,6 @@ export interface SummarizerProfiles {
 /** Name of the profile the `summarizer:` section of temporal.yaml defines. */
 export const DEFAULT_PROFILE_NAME = 'default';
 
-/** What a profile name may look like (also checked in workflow settings, so a bad name is rejected at once). */
-export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-
 /** The profiles of a worker configured with nothing: one offline (extractive) default profile. */
 export function builtinProfiles(): SummarizerProfiles {
   return { defaultProfile: DEFAULT_PROFILE_NAME, profiles: new Map([[DEFAULT_PROFILE_NAME, { mode: 'extractive' }]]) };

@@ -4,7 +4,8 @@
  */
 import type { BackoffMemory } from '../core/fold/backoff';
 import type { FoldRecord } from '../core/fold/fold-record';
-import { foldDetails, type FoldProgress } from '../workflows/pending-fold';
+import type { FoldProgress } from '../contract/fold-progress';
+import { foldDetails } from './fold-details';
 
 /** What the details show. */
 export interface CurrentDetailsInput {

@@ -5,7 +5,7 @@
  */
 import { dropAnchor, type Calibration } from '../core/calibration';
 import { archiveWhere, lightenToBudget } from '../core/fold/lighten';
-import { utf8Length } from './bytes';
+import { utf8Length } from '../contract/bytes';
 import type { ConversationState } from './conversation-state';
 
 /** Default byte budget of the live context: far below Temporal's 2 MiB payload limit, with room for the rest. */

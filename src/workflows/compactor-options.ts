@@ -7,8 +7,8 @@ import { ApplicationFailure, type ActivityOptions, type LocalActivityOptions } f
 import type { MessageFormat } from '../core/messages/types';
 import { PlanOptionsError, resolveOptions, type CompactionOptions } from '../core/plan/options';
 import type { PlanPredicates } from '../core/plan/types';
-import { defaultSettings, mergeSettings, SettingsError, type SummarizerSettings } from './settings';
-import type { LegacySummarizerPolicy } from './summarizer-settings';
+import { defaultSettings, mergeSettings, SettingsError, type SummarizerSettings } from '../contract/settings';
+import type { LegacySummarizerPolicy } from '../contract/summarizer-settings';
 
 /** Failure type of the `ApplicationFailure` thrown for bad compactor options. */
 export const INVALID_COMPACTOR_OPTIONS = 'InvalidCompactorOptions';

@@ -24,7 +24,7 @@ import { contentKey, foldedMemory, PrefixMatcher, viewOf, type View } from './co
 import { resolveCompactorOptions, type CompactorOptions, type ResolvedCompactorOptions } from './compactor-options';
 import { initialCompactorState, parseCompactorState, type CompactorState } from './compactor-state';
 import { roundsFloorAsRecorded } from './behaviour-patches';
-import { backoffDelays, defaultFoldLimits, summarizeActivityOptions } from './fold-limits';
+import { backoffDelays, defaultFoldLimits, summarizeActivityOptions } from '../contract/fold-limits';
 import { beginFold, completeFold, summarizeOutcome, type SummaryOutcome } from './fold-step';
 import { Mutex } from './mutex';
 import { legacySummarizerPolicy } from './legacy-summarizer';

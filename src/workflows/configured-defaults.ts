@@ -6,7 +6,7 @@
 import { patched } from '@temporalio/workflow';
 import type { ConversationState } from './conversation-state';
 import { local } from './local-activities';
-import { defaultSettings, mergeSettings, type SettingsPatch } from './settings';
+import { defaultSettings, mergeSettings, type SettingsPatch } from '../contract/settings';
 
 /** Patch id of this behaviour. */
 export const SETTINGS_FROM_CONFIGURATION = 'conversation-settings-from-worker-configuration';

@@ -11,7 +11,7 @@
  *   are always made this way: it answers in milliseconds.
  * Progress is in `progress()` (the `state` query) and in the workflow's current details (Temporal UI).
  */
-import { offlineSummarizer } from './summarizer-settings';
+import { offlineSummarizer } from '../contract/summarizer-settings';
 import { CancellationScope, condition, patched, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { HeadRef, SummarizeFoldResult } from '../activities/types';
@@ -25,9 +25,9 @@ import { planFold, type FoldPlan } from '../core/plan';
 import { prefixHash } from '../core/hash';
 import { roundsFloorAsRecorded } from './behaviour-patches';
 import type { ConversationState } from './conversation-state';
-import type { PrepareResult } from './definitions';
-import { backoffDelays, summarizeActivityOptions } from './fold-limits';
-import { foldSettingsOf } from './fold-settings';
+import type { PrepareResult } from '../contract/definitions';
+import { backoffDelays, summarizeActivityOptions } from '../contract/fold-limits';
+import { foldSettingsOf } from '../contract/fold-settings';
 import {
   beginFold,
   completeFold,
@@ -37,10 +37,11 @@ import {
   type SummaryOutcome,
 } from './fold-step';
 import { groupDigits } from '../visibility/current-details';
-import { layoutNow, prefixStands, progressOf, type FoldProgress, type PendingFold } from './pending-fold';
+import type { FoldProgress } from '../contract/fold-progress';
+import { layoutNow, prefixStands, progressOf, type PendingFold } from './pending-fold';
 import { local } from './local-activities';
 import { observeBackoff } from './observe';
-import { planOptions, type RunLimits } from './settings';
+import { planOptions, type RunLimits } from '../contract/settings';
 import { pinnedIndices } from './pins';
 
 /** Marks histories written since background folds; older histories replay with blocking folds. */

@@ -8,7 +8,7 @@ import type { Activities } from '../activities';
 import { applyCalibration, dropAnchor, recordUsage, type Calibration } from '../core/calibration';
 import { evictStaleToolResults } from '../core/fold/evict';
 import { SETTINGS_TOGETHER } from './behaviour-patches';
-import { ConversationClosed } from './closed';
+import { ConversationClosed } from '../contract/closed';
 import { ConversationFolds, type FoldOutcome } from './conversation-folds';
 import type { ConversationState } from './conversation-state';
 import { AppendRejected } from './conversation-state';
@@ -21,12 +21,12 @@ import {
   type RewindResult,
   type WaitForFoldInput,
   type WaitForFoldResult,
-} from './definitions';
+} from '../contract/definitions';
 import { local, localActivityOptions } from './local-activities';
 import { ingestInput } from './ingest-input';
 import { reportedContextCount } from './behaviour-patches';
 import { noteSent } from './sent-contexts';
-import { sameTools } from './tool-schemas';
+import { sameTools } from '../contract/tool-schemas';
 import { answersAbandonedCalls, withAbandonedAnswers } from './abandoned-calls';
 import { observeFold, observePrefix } from './observe';
 import { showCurrentDetails, upsertConversationAttributes } from './visibility';
@@ -37,7 +37,7 @@ import {
   type ConversationSettings,
   type RunLimits,
   type SettingsPatch,
-} from './settings';
+} from '../contract/settings';
 import { toFailure } from './guard';
 import { keepUnderByteBudget } from './byte-budget';
 import { appendShapeProblem } from './validate-append';
@@ -54,9 +54,9 @@ import {
   type PreparedRules,
 } from './pins';
 import type { StagedAppend } from './conversation-state';
-import type { LegacySummarizerPolicy } from './summarizer-settings';
-import type { EntryKey } from './patch';
-import { prefixReuse, type PrefixReuse } from './prefix-reuse';
+import type { LegacySummarizerPolicy } from '../contract/summarizer-settings';
+import type { EntryKey } from '../contract/patch';
+import { prefixReuse, type PrefixReuse } from '../contract/prefix-reuse';
 
 /** The local activities with a summary the Temporal UI shows for this call ("ingest 3 messages"). */
 const localAs = (summary: string) => proxyLocalActivities<Activities>({ ...localActivityOptions, summary });

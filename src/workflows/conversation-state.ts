@@ -11,13 +11,13 @@ import { upgradesToResponses } from '../core/messages/format-upgrade';
 import { extendTranscript, normalize } from '../core/messages/normalize';
 import type { MessageFormat, Transcript } from '../core/messages/types';
 import { TranscriptValidationError } from '../core/messages/validate';
-import { ConversationClosed } from './closed';
-import { utf8Length } from './bytes';
-import type { AppendInput, ContextPatch, ContextSnapshot } from './definitions';
-import { diffContext, type EntryKey } from './patch';
+import { ConversationClosed } from '../contract/closed';
+import { utf8Length } from '../contract/bytes';
+import type { AppendInput, ContextPatch, ContextSnapshot } from '../contract/definitions';
+import { diffContext, type EntryKey } from '../contract/patch';
 import type { PendingFold } from './pending-fold';
 import type { SentContext } from './sent-contexts';
-import type { ConversationSettings } from './settings';
+import type { ConversationSettings } from '../contract/settings';
 import { isRetry, noteApplied, type WriterTable } from './writers';
 
 /** One message of the live context. */

@@ -10,7 +10,7 @@ import { adoptConfiguredDefaults } from './configured-defaults';
 import { ConversationRunner } from './conversation-runner';
 import { legacySummarizerPolicy } from './legacy-summarizer';
 import { ProfileCheck, profileOf } from './profile-check';
-import { storedSummarizerSettings } from './summarizer-settings';
+import { storedSummarizerSettings } from '../contract/summarizer-settings';
 import {
   appendSignal,
   appendUpdate,
@@ -30,8 +30,8 @@ import {
   type RewindInput,
   type ConversationStateView,
   type WaitForFoldInput,
-} from './definitions';
-import { failure, FailureType } from './failures';
+} from '../contract/definitions';
+import { failure, FailureType } from '../contract/failures';
 import { guarded, guardedValidator } from './guard';
 import type { CarriedState } from './conversation-state';
 import {
@@ -41,8 +41,9 @@ import {
   mergeSettings,
   type ConversationSettings,
   type SettingsPatch,
-} from './settings';
-import { checkStartInput, conversationIdOf } from './validate-start';
+} from '../contract/settings';
+import { conversationIdOf } from '../contract/conversation-id';
+import { checkStartInput } from './validate-start';
 import { upsertConversationAttributes } from './visibility';
 import { observePrepare } from './observe';
 
@@ -65,7 +66,10 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   // A profile named in the start settings is checked by the first call that uses them; `configure` checks its own.
   let startProfile = '';
   try {
-    const start = strict ? checkStartInput(input, workflowId) : input;
+    // `carried` is typed `object` in the public contract; it is this workflow's own CarriedState.
+    const start = strict
+      ? checkStartInput(input, workflowId)
+      : (input as ConversationInput & { carried?: CarriedState });
     // A continued run keeps working with limits set before the ranges existed (clamped into them).
     const limits = mergeLimits(defaultLimits, start.limits, strict ? (start.carried ? 'clamp' : 'reject') : 'legacy');
     state = start.carried

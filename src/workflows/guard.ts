@@ -4,10 +4,10 @@
  * is logged and becomes an `InternalError` failure of just that call.
  */
 import { ApplicationFailure, log } from '@temporalio/workflow';
-import { ConversationClosed } from './closed';
+import { ConversationClosed } from '../contract/closed';
 import { AppendRejected } from './conversation-state';
-import { failure, FailureType } from './failures';
-import { SettingsError } from './settings';
+import { failure, FailureType } from '../contract/failures';
+import { SettingsError } from '../contract/settings';
 import { OutOfOrderAppend, VersionMismatch } from './writers';
 
 /**

@@ -5,7 +5,7 @@
  * message saying to choose a profile. Workflow code only (it records a patch marker).
  */
 import { patched } from '@temporalio/workflow';
-import type { LegacySummarizerPolicy } from './summarizer-settings';
+import type { LegacySummarizerPolicy } from '../contract/summarizer-settings';
 
 /** The patch id marking runs started with summarizer profiles. */
 export const SUMMARIZER_PROFILES_PATCH = 'summarizer-profiles-instead-of-endpoints';

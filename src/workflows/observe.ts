@@ -5,7 +5,7 @@
 import { currentUpdateInfo, log, proxySinks } from '@temporalio/workflow';
 import type { FoldRecord } from '../core/fold/fold-record';
 import type { ConversationSinks } from '../metrics/sink-types';
-import type { PrefixReuse } from './prefix-reuse';
+import type { PrefixReuse } from '../contract/prefix-reuse';
 
 const { conversationMetrics } = proxySinks<ConversationSinks>();
 

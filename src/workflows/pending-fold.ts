@@ -6,6 +6,7 @@
 import type { FoldLayout } from '../core/fold/layout';
 import type { SummaryMeta } from '../core/messages/adapter';
 import type { Transcript } from '../core/messages/types';
+import type { FoldProgress } from '../contract/fold-progress';
 import type { FoldTicket, SummaryOutcome } from './fold-step';
 
 /** One fold in flight (or ready and not applied yet). */
@@ -21,28 +22,6 @@ export interface PendingFold {
   outcome: SummaryOutcome | null;
   /** Set when the offline fallback was applied in its place at the hard limit: the model summary may replace it. */
   fallback: { number: number; uids: string[]; meta: SummaryMeta } | null;
-}
-
-/** The fold in flight as callers see it (the `state` query's `folding`, the client's progress events). */
-export interface FoldProgress {
-  /** Epoch ms the fold started ("compacting since T"). */
-  since: number;
-  /**
-   * `summarizing`: the summarizer is writing; `waiting`: a `prepare` at the hard limit is waiting for it; `replacing`:
-   * the offline fallback was applied and the model is still writing the summary that will replace it; `ready`: the
-   * summary is in and is applied (or replaces the fallback's) at the next `prepare`.
-   */
-  phase: 'summarizing' | 'waiting' | 'ready' | 'replacing';
-  /** The try of this prefix (1 on a first try; higher after failures of the same prefix). */
-  attempt: number;
-  lastError: string | null;
-  /** The prefix it folds: items before `split` of the context, with their hash and archive range. */
-  expected: {
-    split: number;
-    prefixHash: string;
-    archiveRange: FoldTicket['archiveRange'];
-    tokensBefore: number;
-  };
 }
 
 /** @returns true while the prefix the fold was planned on still leads the live context (same entries, by uid). */
@@ -84,34 +63,4 @@ export function progressOf(p: PendingFold | null | undefined, waiting: boolean):
       tokensBefore: t.tokensBefore,
     },
   };
-}
-
-/**
- * The workflow's current details for the Temporal UI (markdown; setting them writes no history event).
- * @returns a few lines on the fold in flight, or on the last fold when none is.
- */
-export function foldDetails(
-  progress: FoldProgress | null,
-  last: {
-    number: number;
-    ok: boolean;
-    fallback?: boolean;
-    finishedAt: number;
-    error: { message: string } | null;
-  } | null
-): string {
-  const lines: string[] = [];
-  if (progress) {
-    const range = progress.expected.archiveRange;
-    const what = range ? `messages #${range.firstSeq}–#${range.lastSeq}` : `the first ${progress.expected.split} items`;
-    lines.push(`**Compacting** (${progress.phase}): folding ${what} since ${new Date(progress.since).toISOString()}`);
-    lines.push(`attempt ${progress.attempt}${progress.lastError ? `; last error: ${progress.lastError}` : ''}`);
-  } else {
-    lines.push('**Idle**: no fold in flight');
-  }
-  if (last) {
-    const how = last.ok ? (last.fallback ? 'applied (offline fallback)' : 'applied') : `failed: ${last.error?.message}`;
-    lines.push(`last fold #${last.number} ${how} at ${new Date(last.finishedAt).toISOString()}`);
-  }
-  return lines.join('\n\n');
 }

@@ -5,7 +5,7 @@
  */
 import { proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { failure, FailureType } from './failures';
+import { failure, FailureType } from '../contract/failures';
 
 const local = proxyLocalActivities<Activities>({ startToCloseTimeout: '10 seconds', retry: { maximumAttempts: 3 } });
 

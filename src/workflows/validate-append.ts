@@ -7,10 +7,10 @@
 import { tooDeep, unknownKeyMessage } from '../core/input/known-keys';
 import { SUMMARY_MARKER } from '../core/messages/summary-marker';
 import { contentText } from '../core/messages/text';
-import { utf8Length } from './bytes';
-import { pinProblem } from './pins';
-import { show } from './validate-plan';
-import { toolsProblem } from './tool-schemas';
+import { utf8Length } from '../contract/bytes';
+import { pinProblem } from '../contract/pin-rules';
+import { show } from '../contract/validate-plan';
+import { toolsProblem } from '../contract/tool-schemas';
 
 /** Largest append input in bytes of JSON: it is stored in one history event, and the server refuses events over 2 MiB. */
 export const MAX_APPEND_BYTES = 1_572_864;

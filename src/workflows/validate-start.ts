@@ -7,25 +7,9 @@
 import { unknownKeyMessage } from '../core/input/known-keys';
 import type { MessageFormat } from '../core/messages/types';
 import type { CarriedState } from './conversation-state';
-import { workflowIdPrefix } from './definitions';
-import { show } from './validate-plan';
-
-/** Conversation ids: 1–200 characters, ASCII letters, digits and `. _ - : @`, not starting with a dot. */
-export const CONVERSATION_ID_PATTERN = /^[A-Za-z0-9_:@-][A-Za-z0-9._:@-]{0,199}$/;
-
-/** @returns why `id` is not a valid conversation id, or undefined when it is. */
-export function conversationIdProblem(id: unknown): string | undefined {
-  if (typeof id !== 'string') return `the conversation id must be a string, got ${show(id)}`;
-  if (CONVERSATION_ID_PATTERN.test(id)) return undefined;
-  if (id.length === 0) return 'the conversation id must not be empty';
-  if (id.length > 200) return `the conversation id is ${id.length} characters long, at most 200 are allowed`;
-  return `the conversation id ${show(id)} may only hold ASCII letters, digits and . _ - : @ (not starting with '.')`;
-}
-
-/** @returns the conversation id a workflow id names, or undefined when it is not a conversation workflow id. */
-export function conversationIdOf(workflowId: string): string | undefined {
-  return workflowId.startsWith(workflowIdPrefix) ? workflowId.slice(workflowIdPrefix.length) : undefined;
-}
+import { conversationIdOf, conversationIdProblem, formatProblem } from '../contract/conversation-id';
+import { workflowIdPrefix } from '../contract/definitions';
+import { show } from '../contract/validate-plan';
 
 /** A checked start argument. */
 export interface StartInput {
@@ -34,16 +18,6 @@ export interface StartInput {
   limits?: unknown;
   format?: MessageFormat;
   carried?: CarriedState;
-}
-
-/** The wire formats a conversation can be started with. */
-export const MESSAGE_FORMATS: readonly MessageFormat[] = ['chat', 'responses', 's0'];
-
-/** @returns why `value` is not a message format, or undefined when it is one. */
-export function formatProblem(value: unknown): string | undefined {
-  return MESSAGE_FORMATS.includes(value as MessageFormat)
-    ? undefined
-    : `format must be one of ${MESSAGE_FORMATS.join(', ')}, got ${show(value)}`;
 }
 
 /**

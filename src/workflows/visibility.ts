@@ -13,7 +13,7 @@ import {
   conversationTokensKey,
   type ConversationStateValue,
 } from '../visibility/search-attributes';
-import type { ConversationStateView } from './definitions';
+import type { ConversationStateView } from '../contract/definitions';
 
 /** Patch guarding the search-attribute upserts (histories recorded before them carry none). */
 export const SEARCH_ATTRIBUTES_PATCH = 'visibility-search-attributes';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { PostgresArchive } from '../../src/archive/postgres-archive';
-import { conversationWorkflowId } from '../../src/workflows/definitions';
+import { conversationWorkflowId } from '../../src/contract/definitions';
 import { foldRecord } from '../archive/conformance';
 import { freshDatabase } from '../support/postgres';
 

@@ -5,7 +5,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createActivities, type ActivityDeps } from '../../src/activities';
 import { SqliteArchive } from '../../src/archive/sqlite-archive';
 import { ConversationClient } from '../../src/client/conversation-client';
-import type { RunLimits, SettingsPatch } from '../../src/workflows/settings';
+import type { RunLimits, SettingsPatch } from '../../src/contract/settings';
 import { withWorker } from './temporal';
 
 /** A worker with the real activities and a fresh SQLite archive, plus a way to open conversations on it. */

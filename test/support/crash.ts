@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { SqliteArchive } from '../../src/archive/sqlite-archive';
 import type { ConversationClient } from '../../src/client/conversation-client';
-import { conversationWorkflowId } from '../../src/workflows/definitions';
+import { conversationWorkflowId } from '../../src/contract/definitions';
 
 const root = resolve(__dirname, '..', '..');
 

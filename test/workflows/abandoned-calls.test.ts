@@ -3,7 +3,7 @@
 // context and archive) and it folds like any pair. A call still pending at the end is never folded.
 import { strict as assert } from 'node:assert';
 import type { ConversationClient } from '../../src/client/conversation-client';
-import { conversationWorkflowId } from '../../src/workflows/definitions';
+import { conversationWorkflowId } from '../../src/contract/definitions';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';
 
 type Format = 'chat' | 'responses';

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { PostgresArchive } from '../../src/archive/postgres-archive';
-import { conversationWorkflowId } from '../../src/workflows/definitions';
+import { conversationWorkflowId } from '../../src/contract/definitions';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';
 import { freshDatabase } from '../support/postgres';
 import { startProxy } from '../support/tcp-proxy';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { temporal } from '@temporalio/proto';
 import { runExport } from '../../src/cli/export';
 import { runInspect } from '../../src/cli/inspect';
-import { conversationWorkflowId } from '../../src/workflows/definitions';
+import { conversationWorkflowId } from '../../src/contract/definitions';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';
 
 const system = { role: 'system', content: 'You are a careful assistant.' };

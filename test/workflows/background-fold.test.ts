@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { ConversationClient, type Prepared } from '../../src/client/conversation-client';
 import type { FoldProgressEvent } from '../../src/client/fold-progress';
 import { isMarkedSummary } from '../../src/core/messages/text';
-import { conversationWorkflowId } from '../../src/workflows/definitions';
+import { conversationWorkflowId } from '../../src/contract/definitions';
 import { corpusConversation } from '../support/corpus';
 import { assertFoldedOnce, killWorker, startWorker, waitFor } from '../support/crash';
 import { startOpenAIServer, type OpenAITestServer } from '../support/openai-server';

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
-import { conversationWorkflowId } from '../../src/workflows/definitions';
+import { conversationWorkflowId } from '../../src/contract/definitions';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';
 import { workflowTaskFailures } from '../support/history';
 import { jsonBytes } from '../../src/workflows/byte-budget';

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { corpusConversation } from '../support/corpus';
 import { driveConversation } from '../support/drive';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';
-import { conversationWorkflowId } from '../../src/workflows/definitions';
+import { conversationWorkflowId } from '../../src/contract/definitions';
 
 describe('continue-as-new', function () {
   this.timeout(600_000);

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { WorkflowUpdateStage } from '@temporalio/client';
 import { ConversationUpdateError } from '../../src/client/errors';
-import { waitForFoldUpdate } from '../../src/workflows/definitions';
+import { waitForFoldUpdate } from '../../src/contract/definitions';
 import { startOpenAIServer } from '../support/openai-server';
 import { TEST_CHAT_PROFILE, testProfiles } from '../support/profiles';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';

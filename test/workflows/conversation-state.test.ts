@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { normalize } from '../../src/core/messages/normalize';
 import { ConversationState } from '../../src/workflows/conversation-state';
-import { defaultSettings } from '../../src/workflows/settings';
+import { defaultSettings } from '../../src/contract/settings';
 import { corpusConversation } from '../support/corpus';
 
 const fresh = (): ConversationState => ConversationState.create('state-test', defaultSettings);

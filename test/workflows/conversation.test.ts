@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { conversationWorkflowId } from '../../src/workflows/definitions';
+import { conversationWorkflowId } from '../../src/contract/definitions';
 import { withConversationWorker, uniqueConversationId } from '../support/conversation';
 
 const system = { role: 'system', content: 'You are a careful assistant.' };

@@ -4,7 +4,7 @@ import { createTokenCounter } from '../../src/tokens';
 import { corpusConversations } from '../support/corpus';
 import { driveConversation } from '../support/drive';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';
-import { conversationWorkflowId } from '../../src/workflows/definitions';
+import { conversationWorkflowId } from '../../src/contract/definitions';
 
 const counter = createTokenCounter({ model: 'gpt-4o' });
 const BUDGET = 32_000;

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { conversationWorkflowId } from '../../src/workflows/definitions';
+import { conversationWorkflowId } from '../../src/contract/definitions';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { ConversationUpdateError } from '../../src/client/errors';

@@ -6,7 +6,7 @@ import { corpusConversation } from '../support/corpus';
 import { driveConversation } from '../support/drive';
 import { startOpenAIServer, type OpenAITestServer } from '../support/openai-server';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';
-import { conversationWorkflowId } from '../../src/workflows/definitions';
+import { conversationWorkflowId } from '../../src/contract/definitions';
 import { TEST_CHAT_PROFILE, testProfiles } from '../support/profiles';
 
 const counter = createTokenCounter({ model: 'gpt-4o' });

@@ -5,8 +5,8 @@
 import { strict as assert } from 'node:assert';
 import { ConversationClient } from '../../src/client/conversation-client';
 import { ConversationUpdateError } from '../../src/client/errors';
-import { conversationWorkflowId } from '../../src/workflows/definitions';
-import { SettingsError } from '../../src/workflows/settings';
+import { conversationWorkflowId } from '../../src/contract/definitions';
+import { SettingsError } from '../../src/contract/settings';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';
 
 const plain = (role: string, content: string) => ({ role, content });

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import type { ChildProcess } from 'node:child_process';
 import { PostgresArchive } from '../../src/archive/postgres-archive';
 import { ConversationClient } from '../../src/client/conversation-client';
-import { conversationWorkflowId } from '../../src/workflows/definitions';
+import { conversationWorkflowId } from '../../src/contract/definitions';
 import { uniqueConversationId } from '../support/conversation';
 import { freshDatabase } from '../support/postgres';
 import { killWorker, startWorker } from '../support/crash';

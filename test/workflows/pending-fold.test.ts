@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import { normalize } from '../../src/core/messages/normalize';
 import { planFold } from '../../src/core/plan';
 import { beginFold } from '../../src/workflows/fold-step';
-import { foldDetails, layoutNow, prefixStands, progressOf, type PendingFold } from '../../src/workflows/pending-fold';
+import { foldDetails } from '../../src/visibility/fold-details';
+import { layoutNow, prefixStands, progressOf, type PendingFold } from '../../src/workflows/pending-fold';
 
 const system = { role: 'system', content: 'Be brief.' };
 const turn = (i: number) => [

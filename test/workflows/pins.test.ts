@@ -1,15 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { normalize } from '../../src/core/messages/normalize';
 import type { LiveEntry } from '../../src/workflows/conversation-state';
+import { checkRules, MAX_RULE_CHARS, MAX_RULES, pinProblem } from '../../src/contract/pin-rules';
 import {
-  checkRules,
-  MAX_RULE_CHARS,
-  MAX_RULES,
   pinBudgetProblem,
   pinnedIndices,
   pinnedTokens,
   PinBudgetError,
-  pinProblem,
   placeRules,
   prepareRules,
   rulesElement,

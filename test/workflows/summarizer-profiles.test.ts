@@ -12,8 +12,8 @@ import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/clie
 import { ApplicationFailure } from '@temporalio/common';
 import type { ConversationClient } from '../../src/client/conversation-client';
 import { ConversationState } from '../../src/workflows/conversation-state';
-import { conversationWorkflowId } from '../../src/workflows/definitions';
-import { defaultSettings } from '../../src/workflows/settings';
+import { conversationWorkflowId } from '../../src/contract/definitions';
+import { defaultSettings } from '../../src/contract/settings';
 import { startListener } from '../support/attacker';
 import { corpusConversation } from '../support/corpus';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';

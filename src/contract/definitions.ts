@@ -7,11 +7,10 @@ import type { Calibration } from '../core/calibration';
 import type { FoldRecord } from '../core/fold/fold-record';
 import type { MessageFormat, Usage } from '../core/messages/types';
 import type { ConversationSettings, RunLimits, SettingsPatch } from './settings';
-import type { CarriedState } from './conversation-state';
-import type { FoldProgress } from './pending-fold';
+import type { FoldProgress } from './fold-progress';
 import type { PrefixReuse } from './prefix-reuse';
 
-export type { FoldProgress } from './pending-fold';
+export type { FoldProgress } from './fold-progress';
 
 /** Workflow ids are derived from conversation ids with this prefix. */
 export const workflowIdPrefix = 'conversation-';
@@ -31,8 +30,11 @@ export interface ConversationInput {
    * as chat (plain `{role, content}` messages fit both) becomes Responses when Responses items arrive.
    */
   format?: MessageFormat;
-  /** Set by continue-as-new only. */
-  carried?: CarriedState;
+  /**
+   * Set by continue-as-new only: the previous run's state, which the workflow checks and reads (its shape is the
+   * workflow's own business, so callers never set it).
+   */
+  carried?: object;
 }
 
 /** Provider usage reported for a context this workflow produced (its `version`). */

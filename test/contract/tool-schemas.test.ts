@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { createTokenCounter } from '../../src/tokens';
-import { toolsProblem } from '../../src/workflows/tool-schemas';
+import { toolsProblem } from '../../src/contract/tool-schemas';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';
 
 const user = (text: string) => ({ role: 'user', content: text });

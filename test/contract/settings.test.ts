@@ -6,7 +6,7 @@ import {
   mergeLimits,
   mergeSettings,
   SettingsError,
-} from '../../src/workflows/settings';
+} from '../../src/contract/settings';
 
 describe('conversation settings', () => {
   it('merges a valid patch without touching the base', () => {

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { applyPatch, diffContext, type EntryKey } from '../../src/workflows/patch';
+import { applyPatch, diffContext, type EntryKey } from '../../src/contract/patch';
 
 type Entry = EntryKey & { raw: unknown };
 const entry = (uid: string, rev = 0): Entry => ({ uid, rev, raw: { uid, rev } });

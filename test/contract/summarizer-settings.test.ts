@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { defaultSettings, mergeSettings, SettingsError } from '../../src/workflows/settings';
+import { defaultSettings, mergeSettings, SettingsError } from '../../src/contract/settings';
 import {
   LEGACY_SUMMARIZER_FIELDS,
   MAX_INSTRUCTIONS,
   storedSummarizerSettings,
-} from '../../src/workflows/summarizer-settings';
+} from '../../src/contract/summarizer-settings';
 import * as productionWorkflows from '../../src/workflows';
 
 describe('conversation summarizer settings (profiles)', () => {

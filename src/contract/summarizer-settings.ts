@@ -6,7 +6,9 @@
  * profile from its next fold on (its `maxOutputTokens` is kept).
  */
 import { unknownKeyMessage } from '../core/input/known-keys';
-import { PROFILE_NAME } from '../summarizers/profiles';
+
+/** What a profile name may look like (checked in conversation settings and the worker's configuration alike). */
+export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** Summarizer settings of a conversation (non-secret, plain JSON). */
 export interface SummarizerSettings {

@@ -8,7 +8,7 @@ import { checkFoldSettings, defaultFoldSettings, foldSettingKeys, type FoldSetti
 import { unknownKeyMessage } from '../core/input/known-keys';
 import { checkPlanSettings } from './validate-plan';
 import { checkLimits } from './validate-limits';
-import { checkRules } from './pins';
+import { checkRules } from './pin-rules';
 import { settingsTogetherProblem } from './settings-together';
 import {
   defaultSummarizerSettings,
