@@ -57,11 +57,11 @@ export class InProcessConversation {
   /** Appends `messages` (ingest: archive, count, clip), folds at the trigger, and returns the context. */
   async prepare(messages: unknown[]): Promise<InProcessStep> {
     const state = this.state;
-    const s = state.s;
+    const s = state.carried;
     const staged = state.stage({ messages });
     if (staged.messages.length > 0) {
       const ingested = await this.run(this.activities.ingest, ingestInput(s, staged));
-      s.fixedTokens = ingested.fixedTokens;
+      state.setReplyPriming(ingested.fixedTokens);
       state.commitAppend(staged, ingested.counts, ingested.clipped, undefined);
     }
     const summary = await this.maybeFold();
@@ -70,7 +70,7 @@ export class InProcessConversation {
   }
 
   private async maybeFold(): Promise<InProcessStep['summary']> {
-    const s = this.state.s;
+    const s = this.state.carried;
     if (!s.format) return undefined;
     const transcript = this.state.transcript();
     const plan = planFold({
@@ -104,7 +104,7 @@ export class InProcessConversation {
       format: s.format,
       messages: inserted,
     });
-    this.state.commitFold({ folded, counts: counted.counts }, ++s.foldCount);
+    this.state.commitFold({ folded, counts: counted.counts }, this.state.nextFoldNumber(), s.calibration);
     return { read: plan.foldedTokens, written: counted.counts.reduce((a, b) => a + b, 0) };
   }
 }

@@ -4,6 +4,7 @@
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Calibration } from '../core/calibration';
+import type { BackoffMemory } from '../core/fold/backoff';
 import type { FoldRecord } from '../core/fold/fold-record';
 import type { MessageFormat, Usage } from '../core/messages/types';
 import type { ConversationSettings, RunLimits, SettingsPatch } from './settings';
@@ -120,7 +121,8 @@ export interface ConversationStateView {
   budget: number;
   settings: ConversationSettings;
   folds: number;
-  backoff: unknown;
+  /** The prefix whose fold failed last (folds of it wait until the context grows); `null` when none. */
+  backoff: BackoffMemory | null;
   /** The fold in flight (background, or a blocking one being waited for); `null` when none. */
   folding: FoldProgress | null;
   /** The most recent fold record; `null` before the first fold. */

@@ -3,7 +3,6 @@
  * the newest append are lightened (see `core/fold/lighten.ts`); their originals stay in the archive, and a fold
  * summarises the originals. The caller's mirror receives the lightened versions as inserts.
  */
-import { dropAnchor, type Calibration } from '../core/calibration';
 import { archiveWhere, lightenToBudget } from '../core/fold/lighten';
 import { utf8Length } from '../contract/bytes';
 import type { ConversationState } from './conversation-state';
@@ -27,15 +26,14 @@ export async function keepUnderByteBudget(
   protectFrom: number,
   count: (raws: unknown[]) => Promise<number[]>
 ): Promise<number> {
-  const s = state.s;
+  const s = state.carried;
   const max = s.settings.maxContextBytes ?? DEFAULT_MAX_CONTEXT_BYTES;
   // A pinned message stays verbatim (no sequence number: never lightened).
   const weighed = s.live.map((e) => ({ raw: e.raw, seq: e.pinned ? null : e.seq, bytes: jsonBytes(e.raw) }));
   const replaced = lightenToBudget(weighed, max, protectFrom, (seq) => archiveWhere(s.conversationId, seq), jsonBytes);
   if (replaced.length === 0) return 0;
   const counts = await count(replaced.map((r) => r.raw));
+  // The last reported context is no longer a prefix of this one: the commit drops the calibration's anchor.
   state.commitEviction(replaced.map((r, k) => ({ index: r.index, raw: r.raw, tokens: counts[k] ?? 0 })));
-  // The last reported context is no longer a prefix of this one.
-  s.calibration = dropAnchor(s.calibration as Calibration | null);
   return replaced.length;
 }

@@ -69,8 +69,10 @@ type Summarize = Activities['summarize'];
 
 /** Folds an agent's transcript before each model call, inside the agent's own workflow. */
 export class Compactor {
-  private readonly o: ResolvedCompactorOptions;
-  private s: CompactorState;
+  /** The options as resolved at construction (defaults filled in, checked). */
+  private readonly options: ResolvedCompactorOptions;
+  /** Everything carried across the caller's continue-as-new (`state()` hands out a copy). */
+  private carried: CompactorState;
   private readonly matcher = new PrefixMatcher();
   private readonly mutex = new Mutex();
   private readonly countTokens: CountTokens;
@@ -85,9 +87,9 @@ export class Compactor {
    *   `InvalidCompactorState` for saved state that is not a compactor's.
    */
   constructor(options: CompactorOptions, saved?: unknown) {
-    this.o = resolveCompactorOptions(options, legacySummarizerPolicy());
-    this.s = saved === undefined || saved === null ? initialCompactorState() : parseCompactorState(saved);
-    const a = this.o.activities;
+    this.options = resolveCompactorOptions(options, legacySummarizerPolicy());
+    this.carried = saved === undefined || saved === null ? initialCompactorState() : parseCompactorState(saved);
+    const a = this.options.activities;
     const local = proxyLocalActivities({
       startToCloseTimeout: '30 seconds',
       retry: { maximumAttempts: 5, nonRetryableErrorTypes: ['InvalidCountTokensInput'] },
@@ -120,19 +122,22 @@ export class Compactor {
    * @param inputTokens `usage.prompt_tokens` / `usage.input_tokens` of that model call. Ignored when not positive.
    */
   reportUsage(inputTokens: number): void {
-    const sent = this.s.lastSent;
+    const sent = this.carried.lastSent;
     if (!sent || !(Number.isFinite(inputTokens) && inputTokens > 0)) return;
-    this.s.calibration = recordUsage(this.s.calibration, { estimated: sent.counted, reported: inputTokens });
+    this.carried.calibration = recordUsage(this.carried.calibration, {
+      estimated: sent.counted,
+      reported: inputTokens,
+    });
   }
 
   /** @returns the state as plain JSON data, to pass to the constructor after continue-as-new (read-only). */
   state(): CompactorState {
-    return { ...this.s, counts: { ...this.s.counts }, folds: [...this.s.folds] };
+    return { ...this.carried, counts: { ...this.carried.counts }, folds: [...this.carried.folds] };
   }
 
   /** @returns the most recent fold records, oldest first (at most `foldsKept`). */
   folds(): FoldRecord[] {
-    return [...this.s.folds];
+    return [...this.carried.folds];
   }
 
   /** @returns what the last `prepare` did; null before the first. */
@@ -142,43 +147,48 @@ export class Compactor {
 
   private async prepareNow(messages: readonly unknown[]): Promise<unknown[]> {
     if (!Array.isArray(messages)) throw invalidTranscript('messages must be an array');
-    const format = this.o.format ?? detectFormat(messages);
+    const format = this.options.format ?? detectFormat(messages);
     this.adoptFormatAndModel(format);
-    const v = viewOf(this.s.memory, messages, this.matcher);
+    const v = viewOf(this.carried.memory, messages, this.matcher);
     if (v.forgot) {
-      this.s.memory = null;
-      this.s.calibration = dropAnchor(this.s.calibration);
+      this.carried.memory = null;
+      this.carried.calibration = dropAnchor(this.carried.calibration);
     }
     const transcript = readTranscript(v.view, format);
     const keys = await this.count(v.view, format);
-    const tokens = keys.map((k) => this.s.counts[k] ?? 0);
-    const counted = tokens.reduce((a, b) => a + b, this.s.fixedTokens);
+    const tokens = keys.map((k) => this.carried.counts[k] ?? 0);
+    const counted = tokens.reduce((a, b) => a + b, this.carried.fixedTokens);
     const estimate = this.estimate(keys, counted);
-    const base = { messages: messages.length, budget: this.o.planning.budget, reused: v.base > 0, forgot: v.forgot };
+    const base = {
+      messages: messages.length,
+      budget: this.options.planning.budget,
+      reused: v.base > 0,
+      forgot: v.forgot,
+    };
     const plan = planFold({
       transcript,
       tokens,
       // Calibration's excess over our count is priced like fixed tokens: it is never folded away.
-      fixedTokens: this.s.fixedTokens + (estimate - counted),
-      options: roundsFloorAsRecorded(this.o.planning),
-      ...(this.o.predicates ? { predicates: this.o.predicates } : {}),
+      fixedTokens: this.carried.fixedTokens + (estimate - counted),
+      options: roundsFloorAsRecorded(this.options.planning),
+      ...(this.options.predicates ? { predicates: this.options.predicates } : {}),
     });
     const send = (context: unknown[], contextKeys: string[], decision: string, fold?: PrepareReport['fold']) => {
-      const total = contextKeys.reduce((a, k) => a + (this.s.counts[k] ?? 0), this.s.fixedTokens);
+      const total = contextKeys.reduce((a, k) => a + (this.carried.counts[k] ?? 0), this.carried.fixedTokens);
       this.keepCounts(contextKeys);
       const last = contextKeys[contextKeys.length - 1];
-      this.s.lastSent = last === undefined ? null : { length: contextKeys.length, lastKey: last, counted: total };
-      const calibrated = applyCalibration(this.s.calibration, total);
+      this.carried.lastSent = last === undefined ? null : { length: contextKeys.length, lastKey: last, counted: total };
+      const calibrated = applyCalibration(this.carried.calibration, total);
       this.report = { ...base, sent: context.length, tokens: calibrated, decision, ...(fold ? { fold } : {}) };
       return context;
     };
     if (!plan.fold) return send(v.view, keys, plan.reason);
-    const backoff = this.s.backoff;
+    const backoff = this.carried.backoff;
     const q = {
       raws: v.view,
       split: plan.split,
       tokens: estimate,
-      budget: this.o.planning.budget,
+      budget: this.options.planning.budget,
       keep: BACKOFF_ITEMS,
       // Escalating waits after consecutive failures (patched: workflows that backed off before keep replaying).
       ...(backoff && backoff.failures >= 2 && patched(ESCALATION_PATCH)
@@ -207,27 +217,27 @@ export class Compactor {
     const input: SummarizeInput = {
       format,
       messages: plan.summarize.map((i) => v.view[i]),
-      budget: this.o.planning.budget,
-      model: this.o.model,
+      budget: this.options.planning.budget,
+      model: this.options.model,
       foldedTokens: plan.foldedTokens,
-      summarizer: this.o.summarizer,
-      ...(this.o.systemPrompt !== undefined ? { systemPrompt: this.o.systemPrompt } : {}),
+      summarizer: this.options.summarizer,
+      ...(this.options.systemPrompt !== undefined ? { systemPrompt: this.options.systemPrompt } : {}),
     };
     const outcome = await summarizeOutcome(async () => outcomeOf(await this.summarize(input)));
-    const number = ++this.s.foldCount;
+    const number = ++this.carried.foldCount;
     // The last reported context is no longer a prefix of the folded one: keep the ratio, forget the anchor.
-    const calibration = dropAnchor(this.s.calibration);
+    const calibration = dropAnchor(this.carried.calibration);
     const done = await completeFold({
       ticket,
       outcome,
       number,
       transcript,
-      backoff: this.s.backoff,
-      count: async (inserted) => (await this.count(inserted, format)).map((k) => this.s.counts[k] ?? 0),
+      backoff: this.carried.backoff,
+      count: async (inserted) => (await this.count(inserted, format)).map((k) => this.carried.counts[k] ?? 0),
       measure: ({ folded }) =>
         applyCalibration(
           calibration,
-          folded.reduce<number>((a, raw) => a + (this.s.counts[contentKey(raw)] ?? 0), this.s.fixedTokens)
+          folded.reduce<number>((a, raw) => a + (this.carried.counts[contentKey(raw)] ?? 0), this.carried.fixedTokens)
         ),
       now: () => Date.now(),
     });
@@ -240,18 +250,18 @@ export class Compactor {
       tokensAfter: record.tokensAfter ?? estimate,
       error: record.error,
     };
-    this.s.backoff = done.backoff;
+    this.carried.backoff = done.backoff;
     if (!done.applied) {
       // Send unfolded; the same prefix would most likely fail the same way on the next turn, so back off from it.
-      this.s.lastError = { at: record.finishedAt, message: done.lastError ?? `fold ${number} failed` };
+      this.carried.lastError = { at: record.finishedAt, message: done.lastError ?? `fold ${number} failed` };
       return { decision: `fold failed (${record.error?.kind}): ${record.error?.message}`, report };
     }
     const folded = done.applied.folded;
     const memory = foldedMemory(messages, v, folded);
     const hash = prefixHash(memory.prefix);
     this.matcher.remember(hash, memory.prefix);
-    this.s.memory = { prefixLen: memory.prefixLen, prefixHash: hash, output: memory.output };
-    this.s.calibration = calibration;
+    this.carried.memory = { prefixLen: memory.prefixLen, prefixHash: hash, output: memory.output };
+    this.carried.calibration = calibration;
     return { folded, decision: `folded: ${plan.reason}`, report };
   }
 
@@ -263,55 +273,56 @@ export class Compactor {
     const keys = context.map(contentKey);
     const missing = new Map<string, unknown>();
     keys.forEach((k, i) => {
-      if (this.s.counts[k] === undefined && !missing.has(k)) missing.set(k, context[i]);
+      if (this.carried.counts[k] === undefined && !missing.has(k)) missing.set(k, context[i]);
     });
-    if (missing.size === 0 && this.s.lastSent !== null) return keys;
+    if (missing.size === 0 && this.carried.lastSent !== null) return keys;
     const result = await this.countTokens({
-      model: this.o.model,
+      model: this.options.model,
       format,
       messages: [...missing.values()],
-      ...(this.o.tools ? { tools: this.o.tools } : {}),
+      ...(this.options.tools ? { tools: this.options.tools } : {}),
     });
-    [...missing.keys()].forEach((k, i) => (this.s.counts[k] = result.counts[i] ?? 0));
-    this.s.fixedTokens = result.replyPriming + result.toolTokens;
+    [...missing.keys()].forEach((k, i) => (this.carried.counts[k] = result.counts[i] ?? 0));
+    this.carried.fixedTokens = result.replyPriming + result.toolTokens;
     return keys;
   }
 
   /** The calibrated estimate; the anchor is dropped when this view does not extend the last one reported. */
   private estimate(keys: readonly string[], counted: number): number {
-    const sent = this.s.lastSent;
+    const sent = this.carried.lastSent;
     const extends_ = sent !== null && keys.length >= sent.length && keys[sent.length - 1] === sent.lastKey;
-    if (!extends_) this.s.calibration = dropAnchor(this.s.calibration);
-    return applyCalibration(this.s.calibration, counted);
+    if (!extends_) this.carried.calibration = dropAnchor(this.carried.calibration);
+    return applyCalibration(this.carried.calibration, counted);
   }
 
   /** Counts are per format and model: another of either makes them (and, for the format, the memory) stale. */
   private adoptFormatAndModel(format: MessageFormat): void {
-    if (this.s.format !== format) {
-      if (this.s.format !== null) this.s.memory = null;
-      this.s.format = format;
-      this.s.counts = {};
-      this.s.lastSent = null;
+    if (this.carried.format !== format) {
+      if (this.carried.format !== null) this.carried.memory = null;
+      this.carried.format = format;
+      this.carried.counts = {};
+      this.carried.lastSent = null;
     }
-    if (this.s.model !== this.o.model) {
-      this.s.model = this.o.model;
-      this.s.counts = {};
-      this.s.lastSent = null;
-      this.s.calibration = null;
+    if (this.carried.model !== this.options.model) {
+      this.carried.model = this.options.model;
+      this.carried.counts = {};
+      this.carried.lastSent = null;
+      this.carried.calibration = null;
     }
   }
 
   /** Keeps the counts of the context just sent (the only ones the next turn can reuse), at most `maxCountEntries`. */
   private keepCounts(keys: readonly string[]): void {
     const kept: Record<string, number> = {};
-    const recent = keys.slice(Math.max(0, keys.length - this.o.maxCountEntries));
-    for (const k of recent) kept[k] = this.s.counts[k] ?? 0;
-    this.s.counts = kept;
+    const recent = keys.slice(Math.max(0, keys.length - this.options.maxCountEntries));
+    for (const k of recent) kept[k] = this.carried.counts[k] ?? 0;
+    this.carried.counts = kept;
   }
 
   private pushRecord(record: FoldRecord): void {
-    this.s.folds.push(record);
-    if (this.s.folds.length > this.o.foldsKept) this.s.folds.splice(0, this.s.folds.length - this.o.foldsKept);
+    this.carried.folds.push(record);
+    if (this.carried.folds.length > this.options.foldsKept)
+      this.carried.folds.splice(0, this.carried.folds.length - this.options.foldsKept);
   }
 }
 

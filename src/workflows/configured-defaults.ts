@@ -24,9 +24,9 @@ export async function adoptConfiguredDefaults(
   if (!patched(SETTINGS_FROM_CONFIGURATION)) return;
   try {
     const configured = await local.conversationDefaults();
-    state.s.settings = mergeSettings(mergeSettings(defaultSettings, configured), start);
+    state.configure(mergeSettings(mergeSettings(defaultSettings, configured), start));
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    state.s.lastError = { at: Date.now(), message: `worker configuration not applied: ${message}` };
+    state.noteError(`worker configuration not applied: ${message}`, Date.now());
   }
 }

@@ -15,13 +15,13 @@ import { offlineSummarizer } from '../contract/summarizer-settings';
 import { CancellationScope, condition, patched, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { HeadRef, SummarizeFoldResult } from '../activities/types';
-import { applyCalibration, dropAnchor, type Calibration } from '../core/calibration';
+import { applyCalibration, dropAnchor } from '../core/calibration';
 import { foldedMeta } from '../core/fold/apply';
-import { shouldBackOff, startsWith, type BackoffMemory } from '../core/fold/backoff';
+import { shouldBackOff, startsWith } from '../core/fold/backoff';
 import type { FoldRecord } from '../core/fold/fold-record';
 import { adapterFor } from '../core/messages/adapters';
 import type { Transcript } from '../core/messages/types';
-import { planFold, type FoldPlan } from '../core/plan';
+import { planFold, triggerThreshold, type FoldPlan } from '../core/plan';
 import { prefixHash } from '../core/hash';
 import { roundsFloorAsRecorded } from './behaviour-patches';
 import type { ConversationState } from './conversation-state';
@@ -83,10 +83,7 @@ export class ConversationFolds {
     private readonly estimate: () => number,
     /** Refreshes the current details (rendered in one place, `visibility.ts`), metrics and search attributes. */
     private readonly onReport: () => void = () => {}
-  ) {
-    // A summary still being written when the last run ended cannot be carried (its activity belonged to that run).
-    if (state.s.pendingFold && !state.s.pendingFold.outcome) state.s.pendingFold = null;
-  }
+  ) {}
 
   /** True while a summarizer call runs in the background (the run must not continue-as-new then). */
   get inFlight(): boolean {
@@ -95,12 +92,12 @@ export class ConversationFolds {
 
   /** @returns the fold in flight for the `state` query; `null` without one. */
   progress(): FoldProgress | null {
-    return progressOf(this.state.s.pendingFold ?? this.blocking, this.waiting);
+    return progressOf(this.state.carried.pendingFold ?? this.blocking, this.waiting);
   }
 
   /** Decides about folding at a `prepare`. */
   async atPrepare(): Promise<FoldOutcome> {
-    const s = this.state.s;
+    const s = this.state.carried;
     if (!s.format || s.live.length === 0) return { decision: 'nothing to fold' };
     // The offline summarizer answers in milliseconds, as the fallback does: its folds are applied at once.
     const inline = foldSettingsOf(s.settings).foldMode === 'blocking' || offlineSummarizer(s.settings.summarizer);
@@ -122,7 +119,7 @@ export class ConversationFolds {
 
   /** Plans and, when the trigger is reached, runs one fold: summarize → validate → apply in one transition. */
   private async blockingFold(escalate: boolean): Promise<FoldOutcome> {
-    const { plan, transcript, estimate } = this.plan(this.state.s.settings.triggerRatio);
+    const { plan, transcript, estimate } = this.plan(this.state.carried.settings.triggerRatio);
     if (plan.kind === 'truncate') return this.truncate(transcript, plan, estimate);
     if (!plan.fold) return { decision: plan.reason };
     if (this.backingOff(plan, escalate && patched(BACKGROUND_FOLDS_PATCH))) {
@@ -143,7 +140,7 @@ export class ConversationFolds {
   // ——— background ———
 
   private async backgroundFold(): Promise<FoldOutcome> {
-    const s = this.state.s;
+    const s = this.state.carried;
     const fs = foldSettingsOf(s.settings);
     const decisions: string[] = [];
     let fold: FoldOutcome['fold'];
@@ -193,31 +190,28 @@ export class ConversationFolds {
 
   /** Starts summarizing `plan`'s head in the background (one fold in flight at a time). */
   private start(plan: FoldPlan, estimate: number): void {
-    const s = this.state.s;
     const ticket = this.begin(plan, estimate);
     const p: PendingFold = this.pendingOf(ticket);
-    s.pendingFold = p;
+    this.state.startPendingFold(p);
     const scope = new CancellationScope();
     this.scope = scope;
     scope
       .run(() => summarizeOutcome(() => this.summarize(ticket, 'model')))
       .then(
         (outcome) => {
-          if (s.pendingFold === p) p.outcome = outcome;
+          this.state.settlePendingFold(p, outcome);
         },
         (err: unknown) => {
           // Cancelled because its prefix went away: already discarded.
-          if (s.pendingFold === p) {
-            p.outcome = {
-              ok: false,
-              error: { kind: 'aborted', message: err instanceof Error ? err.message : String(err) },
-              nonRetryable: false,
-              usage: null,
-              responseId: null,
-              outputTypes: [],
-              attempts: 0,
-            };
-          }
+          this.state.settlePendingFold(p, {
+            ok: false,
+            error: { kind: 'aborted', message: err instanceof Error ? err.message : String(err) },
+            nonRetryable: false,
+            usage: null,
+            responseId: null,
+            outputTypes: [],
+            attempts: 0,
+          });
         }
       )
       .finally(() => {
@@ -228,29 +222,29 @@ export class ConversationFolds {
 
   /** Applies (or discards) the background fold whose summary is in. @returns what happened; `null` when none is ready. */
   private async applyReady(): Promise<FoldOutcome | null> {
-    const s = this.state.s;
+    const s = this.state.carried;
     const p = s.pendingFold;
     if (!p) return null;
     if (p.fallback) {
       if (!p.outcome) return null;
-      s.pendingFold = null;
+      this.state.dropPendingFold();
       return this.replaceFallback(p, p.outcome);
     }
     if (!prefixStands(p, s.live)) {
       // Rewound or cleared under it: stop the summarizer if it still runs, and say so in a record.
-      s.pendingFold = null;
+      this.state.dropPendingFold();
       this.scope?.cancel();
       return this.discard(p, 'its prefix was rewound or cleared while the summary was written');
     }
     if (!p.outcome) return null;
-    s.pendingFold = null;
+    this.state.dropPendingFold();
     const transcript = this.state.transcript();
     return this.finish(p.ticket, p.outcome, transcript, layoutNow(p.ticket.plan, transcript), { fallback: false });
   }
 
   /** The offline fallback at the hard limit, over the fold in flight's prefix when it still stands. */
   private async fallbackFold(hardPlan: FoldPlan, estimate: number): Promise<FoldOutcome> {
-    const s = this.state.s;
+    const s = this.state.carried;
     const p = s.pendingFold;
     const transcript = this.state.transcript();
     const same = p && !p.fallback && prefixStands(p, s.live);
@@ -260,18 +254,18 @@ export class ConversationFolds {
     const outcome = await summarizeOutcome(() => this.summarize(ticket, 'fallback'));
     const done = await this.finish(ticket, outcome, transcript, layout, { fallback: true });
     if (same && done.applied) {
-      p.fallback = {
+      this.state.noteFallback(p, {
         number: done.number,
         uids: done.applied,
         meta: { droppedCount: meta.droppedCount, summarizedIds: meta.summarizedIds },
-      };
+      });
     }
     return { ...done, decision: `${done.decision} (offline fallback: no model summary within maxFoldWaitMs)` };
   }
 
   /** Swaps the model summary in for the offline fallback's, when that is still in the context and it fits. */
   private async replaceFallback(p: PendingFold, outcome: SummaryOutcome): Promise<FoldOutcome> {
-    const s = this.state.s;
+    const s = this.state.carried;
     const fb = p.fallback!;
     const at = s.live.findIndex((e) => e.uid === fb.uids[0]);
     const intact = at >= 0 && fb.uids.every((uid, k) => s.live[at + k]?.uid === uid);
@@ -285,7 +279,7 @@ export class ConversationFolds {
     const raws = this.state.raws();
     const folded = [...raws.slice(0, at), ...elements, ...raws.slice(at + fb.uids.length)];
     const transcript = this.state.transcript();
-    const threshold = Math.floor(s.settings.budget * s.settings.triggerRatio);
+    const threshold = triggerThreshold(s.settings.budget, s.settings.triggerRatio);
     const ticket: FoldTicket = { ...p.ticket, tokensBefore: this.estimate() };
     return this.finish(
       ticket,
@@ -306,7 +300,7 @@ export class ConversationFolds {
   // ——— shared ———
 
   private plan(triggerRatio: number, soft = false): { plan: FoldPlan; transcript: Transcript; estimate: number } {
-    const s = this.state.s;
+    const s = this.state.carried;
     const transcript = this.state.transcript();
     const counted = this.state.countedTokens();
     const estimate = this.estimate();
@@ -334,8 +328,8 @@ export class ConversationFolds {
    * tail: the auto policy may move its cut by a whole turn when one short message arrives.
    */
   private backingOff(plan: FoldPlan, escalate: boolean): boolean {
-    const s = this.state.s;
-    const backoff = s.backoff as BackoffMemory | null;
+    const s = this.state.carried;
+    const backoff = s.backoff;
     if (!backoff) return false;
     const skip = shouldBackOff(backoff, {
       raws: this.state.raws(),
@@ -360,8 +354,8 @@ export class ConversationFolds {
   }
 
   private pendingOf(ticket: FoldTicket): PendingFold {
-    const s = this.state.s;
-    const backoff = s.backoff as BackoffMemory | null;
+    const s = this.state.carried;
+    const backoff = s.backoff;
     const again = backoff !== null && startsWith(backoff, this.state.raws());
     return {
       ticket,
@@ -375,13 +369,13 @@ export class ConversationFolds {
 
   /** The archive sequence numbers a plan takes out of the live context (filtered items too), as a range. */
   private archiveRange(plan: FoldPlan): FoldRecord['archiveRange'] {
-    const seqs = plan.dropped.map((i) => this.state.s.live[i]!.seq).filter((q): q is number => q !== null);
+    const seqs = plan.dropped.map((i) => this.state.carried.live[i]!.seq).filter((q): q is number => q !== null);
     return seqs.length > 0 ? { firstSeq: Math.min(...seqs), lastSeq: Math.max(...seqs) } : null;
   }
 
   /** Summarizes a ticket's head: with the conversation's summarizer, or offline for the fallback (local activity). */
   private async summarize(ticket: FoldTicket, which: 'model' | 'fallback'): Promise<SummaryOutcome> {
-    const s = this.state.s;
+    const s = this.state.carried;
     const head: HeadRef[] = ticket.plan.summarize.map((i) => {
       const e = s.live[i]!;
       // A rewritten message (clipped on arrival, or evicted) is read from the archive and clipped again if oversized.
@@ -424,9 +418,9 @@ export class ConversationFolds {
       accept?: (tokensAfter: number) => string | null;
     }
   ): Promise<FoldOutcome & { number: number; applied: string[] | null }> {
-    const s = this.state.s;
-    const number = ++s.foldCount;
-    const calibration = dropAnchor(s.calibration as Calibration | null);
+    const s = this.state.carried;
+    const number = this.state.nextFoldNumber();
+    const calibration = dropAnchor(s.calibration);
     const measure = (a: AppliedFold): number => {
       const counts = new Map(a.inserted.map((raw, k) => [raw, a.counts[k] ?? 0]));
       const byRaw = new Map(s.live.map((e) => [e.raw, e.tokens]));
@@ -443,7 +437,7 @@ export class ConversationFolds {
       number,
       transcript,
       layout,
-      backoff: s.backoff as BackoffMemory | null,
+      backoff: s.backoff,
       count: async (inserted) =>
         (await local.countTokens({ model: s.settings.model, format: s.format!, messages: inserted })).counts,
       measure,
@@ -455,14 +449,14 @@ export class ConversationFolds {
     });
     let uids: string[] | null = null;
     if (done.applied) {
-      uids = this.state.commitFold(done.applied, number);
-      s.calibration = calibration;
+      uids = this.state.commitFold(done.applied, number, calibration);
       this.foldedThisRun = true;
     }
-    // A model summary replacing a fallback leaves the back-off alone: its prefix is already folded.
-    if (extra.replaces === undefined) s.backoff = done.backoff;
-    if (done.lastError) s.lastError = { at: done.record.finishedAt, message: done.lastError };
-    this.state.recordFold(done.record);
+    this.state.recordFold(done.record, {
+      // A model summary replacing a fallback leaves the back-off alone: its prefix is already folded.
+      ...(extra.replaces === undefined ? { backoff: done.backoff } : {}),
+      lastError: done.lastError,
+    });
     await local.recordFold({ conversationId: s.conversationId, record: done.record });
     const r = done.record;
     const what = extra.replaces !== undefined ? `replaced the fallback summary of fold ${extra.replaces}` : 'folded';
@@ -491,8 +485,8 @@ export class ConversationFolds {
       outputTypes: p.outcome?.outputTypes ?? [],
       attempts: p.outcome?.attempts ?? 0,
     };
-    const s = this.state.s;
-    const number = ++s.foldCount;
+    const s = this.state.carried;
+    const number = this.state.nextFoldNumber();
     const t = p.ticket;
     const record: FoldRecord = {
       ...NO_OUTPUT,
@@ -521,13 +515,12 @@ export class ConversationFolds {
 
   /** S3 truncate mode: the oldest rounds leave without a summary (the archive keeps them). */
   private async truncate(transcript: Transcript, plan: FoldPlan, estimate: number): Promise<FoldOutcome> {
-    const s = this.state.s;
-    const number = ++s.foldCount;
+    const s = this.state.carried;
+    const number = this.state.nextFoldNumber();
     const at = Date.now();
     const archiveRange = this.archiveRange(plan);
     const raws = this.state.raws();
     this.state.commitTruncate(transcript, plan);
-    s.calibration = dropAnchor(s.calibration as Calibration | null);
     const record: FoldRecord = {
       ...NO_OUTPUT,
       number,

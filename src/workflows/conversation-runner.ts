@@ -5,8 +5,8 @@
  */
 import { condition, patched, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { applyCalibration, dropAnchor, recordUsage, type Calibration } from '../core/calibration';
 import { evictStaleToolResults } from '../core/fold/evict';
+import { triggerThreshold } from '../core/plan/trigger';
 import { SETTINGS_TOGETHER } from './behaviour-patches';
 import { ConversationClosed } from '../contract/closed';
 import { ConversationFolds, type FoldOutcome } from './conversation-folds';
@@ -25,7 +25,6 @@ import {
 import { local, localActivityOptions } from './local-activities';
 import { ingestInput } from './ingest-input';
 import { reportedContextCount } from './behaviour-patches';
-import { noteSent } from './sent-contexts';
 import { sameTools } from '../contract/tool-schemas';
 import { answersAbandonedCalls, withAbandonedAnswers } from './abandoned-calls';
 import { observeFold, observePrefix } from './observe';
@@ -48,12 +47,11 @@ import {
   PinBudgetError,
   pinnedTokens,
   PINS_PATCH,
-  placeRules,
   prepareRules,
   splitPins,
   type PreparedRules,
 } from './pins';
-import type { StagedAppend } from './conversation-state';
+import type { Recount, StagedAppend } from './conversation-state';
 import type { LegacySummarizerPolicy } from '../contract/summarizer-settings';
 import type { EntryKey } from '../contract/patch';
 import { prefixReuse, type PrefixReuse } from '../contract/prefix-reuse';
@@ -98,7 +96,7 @@ export class ConversationRunner {
       () => this.estimate(),
       () => this.publish()
     );
-    this.observedFolds = state.s.foldCount;
+    this.observedFolds = state.carried.foldCount;
   }
 
   /** Runs `fn` before any handler that arrives later (they queue behind it). @returns when `fn` is done. */
@@ -130,9 +128,9 @@ export class ConversationRunner {
         `rewind expectedVersion must be a non-negative integer, got ${JSON.stringify(expected)}`
       );
     }
-    if (expected !== this.state.s.version) {
+    if (expected !== this.state.carried.version) {
       throw new VersionMismatch(
-        `rewind expected version ${expected}, but the context is at version ${this.state.s.version}; nothing was removed`
+        `rewind expected version ${expected}, but the context is at version ${this.state.carried.version}; nothing was removed`
       );
     }
   }
@@ -153,8 +151,8 @@ export class ConversationRunner {
 
   /** Synchronous validator of `configure`. */
   validateConfigure(patch: SettingsPatch): void {
-    if (this.state.s.closed) throw new ConversationClosed();
-    mergeSettings(this.state.s.settings, patch, { legacySummarizer: this.legacySummarizer });
+    if (this.state.carried.closed) throw new ConversationClosed();
+    mergeSettings(this.state.carried.settings, patch, { legacySummarizer: this.legacySummarizer });
   }
 
   /** `append` / `prepare`: store new messages; with `decide`, fold when the trigger is reached. */
@@ -180,14 +178,17 @@ export class ConversationRunner {
       const abandoned = answerAbandoned ? withAbandonedAnswers(this.state.raws(), staged) : undefined;
       if (abandoned) staged = abandoned.staged;
       const inLive = abandoned?.inLive ?? [];
-      const s = this.state.s;
+      const s = this.state.carried;
       if (input.tools !== undefined && !sameTools(input.tools, s.settings.tools)) {
-        s.settings = { ...s.settings, tools: input.tools };
+        this.state.useTools(input.tools);
         await this.countFixedTokens(s.settings);
       } else if (s.toolTokens === undefined && (s.settings.tools?.length ?? 0) > 0) {
         await this.countFixedTokens(s.settings); // tools given at start: counted once, with the first append
       }
-      if (input.reported) this.calibrate(input.reported.version, input.reported.usage.inputTokens);
+      if (input.reported) {
+        const estimated = reportedContextCount(s.sent, this.lastSent, input.reported.version);
+        this.state.calibrate(estimated, input.reported.usage.inputTokens);
+      }
       const staging = staged;
       const positions = (of: Set<number> | undefined): number[] =>
         of ? staging.sentIndex.flatMap((sent, i) => (of.has(sent) ? [i] : [])) : [];
@@ -199,7 +200,7 @@ export class ConversationRunner {
           ...ingestInput(s, staged),
           messages: [...staged.messages, ...inLive.map((r) => r.raw)],
         });
-        s.fixedTokens = ingested.fixedTokens + (s.toolTokens ?? 0);
+        this.state.setReplyPriming(ingested.fixedTokens);
         // A pinned message comes back to the caller without its flag: an insert in the patch, like a clipped one.
         const clipped = new Set(ingested.clipped.map((c) => c.index));
         const unflagged = positions(split?.flagged)
@@ -213,7 +214,7 @@ export class ConversationRunner {
           input.writer
         );
         const first = s.live.length - staged.messages.length;
-        for (const i of pinnedNew) s.live[first + i]!.pinned = true;
+        this.state.pin(pinnedNew.map((i) => first + i));
         this.state.insertInLive(inLive, ingested.counts.slice(staged.messages.length));
         Object.assign(stored, { stored: true, version: s.version });
         await this.evictAtTurnStart(s.live.length - staged.messages.length);
@@ -227,7 +228,7 @@ export class ConversationRunner {
       } else {
         this.state.commitAppend(staged, [], [], input.clientSeq, input.writer);
       }
-      if (rules && s.format) this.placeRules(rules);
+      if (rules && s.format) this.state.placeRules(rules);
       const outcome: FoldOutcome = decide
         ? await this.folds.atPrepare()
         : { decision: 'append only: no fold decision' };
@@ -235,7 +236,7 @@ export class ConversationRunner {
       const tokens = this.estimate();
       this.lastSent = { version: s.version, counted: this.state.countedTokens() };
       const prefix = decide ? this.notePrefixReuse() : undefined;
-      s.sent = noteSent(s.sent, this.lastSent);
+      this.state.noteSent(this.lastSent);
       return {
         version: s.version,
         patch: this.state.patch(staged),
@@ -258,7 +259,7 @@ export class ConversationRunner {
 
   /** Prefix reuse of the context being returned against the last one `prepare` returned; reported as metrics. */
   private notePrefixReuse(): PrefixReuse {
-    const live = this.state.s.live;
+    const live = this.state.carried.live;
     const reuse = prefixReuse(this.lastPrepared, live);
     this.lastPrepared = live.map(({ uid, rev }) => ({ uid, rev }));
     observePrefix(reuse);
@@ -267,7 +268,7 @@ export class ConversationRunner {
 
   /** Whether an append involves pins or rules (so the pins patch applies): a `pin` field, rules set or in place. */
   private usesPins(input: AppendInput): boolean {
-    const s = this.state.s;
+    const s = this.state.carried;
     return hasPinField(input) || (s.settings.rules ?? []).length > 0 || s.live.some(isRulesEntry);
   }
 
@@ -277,7 +278,7 @@ export class ConversationRunner {
    * @throws AppendRejected when pinned messages and rules would take more than a quarter of the budget.
    */
   private async prepareRulesFor(staged: StagedAppend, pinnedNew: number[]): Promise<PreparedRules | null> {
-    const s = this.state.s;
+    const s = this.state.carried;
     const format = s.format ?? staged.format;
     const count = async (messages: unknown[]): Promise<number[]> =>
       (await local.countTokens({ model: s.settings.model, format, messages })).counts;
@@ -296,13 +297,6 @@ export class ConversationRunner {
     }
   }
 
-  /** Puts the rules element in place after the leading instructions; bumps the version. */
-  private placeRules(rules: PreparedRules): void {
-    const t = this.state.transcript();
-    placeRules(this.state.s.live, rules, (i) => t.items[i]?.role === 'instructions', this.state.s.version + 1);
-    this.state.s.version++;
-  }
-
   /** `append` signal: as the update, but errors can only be recorded. */
   async appendSignal(input: AppendInput): Promise<void> {
     try {
@@ -312,7 +306,7 @@ export class ConversationRunner {
       }
       await this.append(input, false);
     } catch (err) {
-      this.state.s.lastError = { at: Date.now(), message: err instanceof Error ? err.message : String(err) };
+      this.state.noteError(err instanceof Error ? err.message : String(err), Date.now());
     }
   }
 
@@ -321,10 +315,8 @@ export class ConversationRunner {
     return this.mutex.run(() => {
       try {
         this.checkExpectedVersion(input);
-        const removed = this.state.rewind();
-        if (patched(PATCH.forgetIds)) this.state.forgetIds(removed);
-        this.state.s.calibration = dropAnchor(this.state.s.calibration as Calibration | null);
-        return { version: this.state.s.version, removed };
+        const removed = this.state.rewind(() => patched(PATCH.forgetIds));
+        return { version: this.state.carried.version, removed };
       } catch (err) {
         throw rejected(err);
       }
@@ -335,24 +327,18 @@ export class ConversationRunner {
     this.runUpdates++;
     return this.mutex.run(() => {
       try {
-        const before = this.state.raws();
-        this.state.clear();
-        if (patched(PATCH.forgetIds)) {
-          const kept = new Set(this.state.raws());
-          this.state.forgetIds(before.filter((raw) => !kept.has(raw)));
-        }
-        this.state.s.calibration = dropAnchor(this.state.s.calibration as Calibration | null);
+        this.state.clear(() => patched(PATCH.forgetIds));
       } catch (err) {
         throw rejected(err);
       }
-      return { version: this.state.s.version };
+      return { version: this.state.carried.version };
     });
   }
 
   async configure(patch: SettingsPatch): Promise<ConversationSettings> {
     this.runUpdates++;
     return this.mutex.run(async () => {
-      const s = this.state.s;
+      const s = this.state.carried;
       let next: ConversationSettings;
       try {
         next = mergeSettings(s.settings, patch, {
@@ -364,7 +350,7 @@ export class ConversationRunner {
         throw rejected(err);
       }
       const pinsInvolved = (next.rules ?? []).length > 0 || pinnedTokens(s.live) > 0;
-      let rules = null;
+      let rules: PreparedRules | null = null;
       if (pinsInvolved && s.format && patched(PINS_PATCH)) {
         try {
           rules = await prepareRules({
@@ -380,37 +366,30 @@ export class ConversationRunner {
           throw rejected(err instanceof PinBudgetError ? new SettingsError(err.message) : err);
         }
       }
+      let recount: Recount | undefined;
       if (next.model !== s.settings.model && s.live.length > 0 && s.format) {
         // Another model may use another vocabulary: every stored count must be redone with it.
-        const counted = await localAs(`recount ${s.live.length} messages for ${next.model}`).countTokens({
+        recount = await localAs(`recount ${s.live.length} messages for ${next.model}`).countTokens({
           model: next.model,
           format: s.format,
           messages: this.state.raws(),
           tools: next.tools ?? [],
         });
-        s.live.forEach((e, i) => (e.tokens = counted.counts[i] ?? e.tokens));
-        s.toolTokens = counted.toolTokens;
-        s.fixedTokens = counted.replyPriming + counted.toolTokens;
-        s.calibration = null;
-        s.sent = [];
       } else if (
         !sameTools(next.tools, s.settings.tools) ||
         (next.model !== s.settings.model && (next.tools?.length ?? 0) > 0)
       ) {
         await this.countFixedTokens(next);
       }
-      s.settings = next;
-      if (rules) this.placeRules(rules);
+      this.state.configure(next, recount);
+      if (rules) this.state.placeRules(rules);
       return next;
     });
   }
 
   async close(): Promise<{ version: number }> {
     this.runUpdates++;
-    return this.mutex.run(() => {
-      this.state.s.closed = true;
-      return { version: this.state.s.version };
-    });
+    return this.mutex.run(() => ({ version: this.state.close() }));
   }
 
   /**
@@ -427,17 +406,15 @@ export class ConversationRunner {
     };
     const wait = timeoutMs ?? MAX_FOLD_WAIT_MS;
     if (!settled() && wait > 0) await condition(settled, wait);
-    const folds = this.state.s.folds;
+    const folds = this.state.carried.folds;
     return { folding: this.folds.progress(), lastFold: folds[folds.length - 1] ?? null };
   }
 
   /** Counts what every request costs besides its messages: reply priming and the tool definitions. */
   private async countFixedTokens(settings: ConversationSettings): Promise<void> {
-    const s = this.state.s;
     const tools = settings.tools ?? [];
-    const counted = await local.countTokens({ model: settings.model, format: s.format ?? 'chat', messages: [], tools });
-    s.toolTokens = counted.toolTokens;
-    s.fixedTokens = counted.replyPriming + counted.toolTokens;
+    const format = this.state.carried.format ?? 'chat';
+    this.state.setFixedTokens(await local.countTokens({ model: settings.model, format, messages: [], tools }));
   }
 
   /** True when this run should hand over to a new one (the main loop waits for handlers first). */
@@ -464,7 +441,7 @@ export class ConversationRunner {
    * and, when new fold records exist, the metrics sink and the search attributes (one history event).
    */
   publish(): void {
-    const folds = this.state.s.folds;
+    const folds = this.state.carried.folds;
     const fresh = folds.filter((f) => f.number > this.observedFolds);
     if (fresh.length > 0) {
       fresh.forEach(observeFold);
@@ -476,7 +453,7 @@ export class ConversationRunner {
 
   /** The `state` query. */
   view(): ConversationStateView {
-    const s = this.state.s;
+    const s = this.state.carried;
     return {
       conversationId: s.conversationId,
       version: s.version,
@@ -495,26 +472,17 @@ export class ConversationRunner {
       runUpdates: this.runUpdates,
       continuedAsNew: s.continuedAsNew,
       lastClientSeq: s.lastClientSeq,
-      calibration: (s.calibration as Calibration | null) ?? null,
+      calibration: s.calibration ?? null,
     };
   }
 
   /** Counted tokens corrected by what the provider reported for earlier contexts. */
   estimate(): number {
-    const counted = this.state.countedTokens();
-    return applyCalibration(this.state.s.calibration as Calibration | null, counted);
+    return this.state.estimatedTokens();
   }
 
+  /** The context the last append of this run returned, with our count (usage reported for it calibrates). */
   private lastSent: { version: number; counted: number } | null = null;
-
-  private calibrate(version: number, inputTokens: number): void {
-    const estimated = reportedContextCount(this.state.s.sent, this.lastSent, version);
-    if (estimated === undefined || !(Number.isFinite(inputTokens) && inputTokens > 0)) return;
-    this.state.s.calibration = recordUsage(this.state.s.calibration as Calibration | null, {
-      estimated,
-      reported: inputTokens,
-    });
-  }
 
   /**
    * S1's eviction, when enabled (`evictAtRatio`): stale tool outputs of the live context become pointers (their
@@ -523,13 +491,13 @@ export class ConversationRunner {
    * enough; agent sessions have few user turns and many tool calls).
    */
   private async evictAtTurnStart(firstNew: number): Promise<void> {
-    const s = this.state.s;
+    const s = this.state.carried;
     const ratio = s.settings.evictAtRatio ?? 0;
     if (!(ratio > 0) || !s.format) return;
     const transcript = this.state.transcript();
     const estimate = this.estimate();
     const turnStart = transcript.items.slice(firstNew).some((item) => item.turnStart);
-    const atTrigger = estimate >= Math.floor(s.settings.budget * s.settings.triggerRatio);
+    const atTrigger = estimate >= triggerThreshold(s.settings.budget, s.settings.triggerRatio);
     if (!(atTrigger || (turnStart && estimate >= ratio * s.settings.budget))) return;
     const { raws, offloaded } = evictStaleToolResults(transcript, { budget: s.settings.budget, hotPaths: s.hotPaths });
     if (offloaded.length === 0) return;
@@ -542,6 +510,5 @@ export class ConversationRunner {
     this.state.commitEviction(
       offloaded.map((o, k) => ({ index: o.index, raw: raws[o.index], tokens: counted.counts[k] ?? 0 }))
     );
-    s.calibration = dropAnchor(s.calibration as Calibration | null);
   }
 }

@@ -3,7 +3,9 @@
  * activities and hands their results here; nothing here awaits, reads a clock or does I/O, so every transition
  * replays identically and can be unit-tested without a server.
  */
+import { applyCalibration, dropAnchor, recordUsage, type Calibration } from '../core/calibration';
 import { applyTruncate } from '../core/fold/apply';
+import type { BackoffMemory } from '../core/fold/backoff';
 import { emptyHotPaths, noteTurn, readsIn, type HotPaths } from '../core/fold/hot-paths';
 import type { FoldRecord } from '../core/fold/fold-record';
 import { detectFormat } from '../core/messages/detect';
@@ -16,7 +18,9 @@ import { utf8Length } from '../contract/bytes';
 import type { AppendInput, ContextPatch, ContextSnapshot } from '../contract/definitions';
 import { diffContext, type EntryKey } from '../contract/patch';
 import type { PendingFold } from './pending-fold';
-import type { SentContext } from './sent-contexts';
+import type { SummaryOutcome } from './fold-step';
+import { placeRules, type PreparedRules } from './pins';
+import { noteSent, type SentContext } from './sent-contexts';
 import type { ConversationSettings } from '../contract/settings';
 import { isRetry, noteApplied, type WriterTable } from './writers';
 
@@ -48,8 +52,10 @@ export interface CarriedState {
   /** The most recent fold records (bounded); the archive keeps them all. */
   folds: FoldRecord[];
   foldCount: number;
-  backoff: unknown;
-  calibration: unknown;
+  /** The prefix whose fold failed last, to back off from; `null` when the last fold attempt did not fail. */
+  backoff: BackoffMemory | null;
+  /** Provider-reported usage against our counts (`core/calibration`); `null` until usage is reported. */
+  calibration: Calibration | null;
   /** Extra tokens every request costs on top of its messages (reply priming, tool schemas). */
   fixedTokens: number;
   /** Tokens of `settings.tools`, part of `fixedTokens`. Absent in state carried by older code (no tools). */
@@ -69,6 +75,19 @@ export interface CarriedState {
   /** File reads of the current user turn so far (bounded), scored when the next turn starts. */
   turnReads: string[];
 }
+
+/** The carried state as readers outside this class see it: no field, live entry or list can be written through it. */
+export type ReadonlyCarriedState = Readonly<
+  Omit<CarriedState, 'live' | 'writers' | 'recentIds' | 'folds' | 'sent' | 'pendingFold' | 'turnReads'>
+> & {
+  readonly live: readonly Readonly<LiveEntry>[];
+  readonly writers?: Readonly<WriterTable>;
+  readonly recentIds: readonly string[];
+  readonly folds: readonly FoldRecord[];
+  readonly sent?: readonly SentContext[];
+  readonly pendingFold?: Readonly<PendingFold> | null;
+  readonly turnReads: readonly string[];
+};
 
 /** Recent message ids remembered for de-duplication. */
 const RECENT_IDS = 2000;
@@ -94,9 +113,34 @@ export interface StagedAppend {
   baseVersion: number;
 }
 
-/** One conversation's state. */
+/** Counts of the whole live context redone for another model (`configure`). */
+export interface Recount {
+  /** One count per live message, in order. */
+  counts: readonly number[];
+  toolTokens: number;
+  replyPriming: number;
+}
+
+/**
+ * One conversation's state. Every change goes through a method here; callers read the fields through `carried`
+ * (read-only at the top level) and hand the whole object over with `handOver` at continue-as-new.
+ */
 export class ConversationState {
-  constructor(public s: CarriedState) {}
+  private readonly data: CarriedState;
+
+  /**
+   * Wraps a carried state (from `create` or from the previous run). A fold summary still being written when that run
+   * ended is dropped: its activity belonged to that run; a summary already in crosses over.
+   */
+  constructor(carried: CarriedState) {
+    this.data = carried;
+    if (carried.pendingFold && !carried.pendingFold.outcome) carried.pendingFold = null;
+  }
+
+  /** The state's fields, to read (read-only down to the live entries): every change is a method of this class. */
+  get carried(): ReadonlyCarriedState {
+    return this.data;
+  }
 
   /** A fresh conversation. */
   static create(conversationId: string, settings: ConversationSettings): ConversationState {
@@ -124,13 +168,13 @@ export class ConversationState {
 
   /** Raw messages of the live context, in order. */
   raws(): unknown[] {
-    return this.s.live.map((e) => e.raw);
+    return this.data.live.map((e) => e.raw);
   }
 
   /** Sum of the live messages' counts plus the fixed per-request tokens (uncalibrated). */
   countedTokens(): number {
-    let total = this.s.fixedTokens;
-    for (const e of this.s.live) total += e.tokens;
+    let total = this.data.fixedTokens;
+    for (const e of this.data.live) total += e.tokens;
     return total;
   }
 
@@ -138,8 +182,8 @@ export class ConversationState {
 
   /** The live transcript, normalised (once per version: appending, folding and planning all read it). */
   transcript(): Transcript {
-    if (this.cached?.version !== this.s.version) {
-      this.cached = { version: this.s.version, transcript: normalize(this.raws(), this.s.format ?? undefined) };
+    if (this.cached?.version !== this.data.version) {
+      this.cached = { version: this.data.version, transcript: normalize(this.raws(), this.data.format ?? undefined) };
     }
     return this.cached.transcript;
   }
@@ -152,19 +196,19 @@ export class ConversationState {
    * @throws AppendRejected naming the bad message; nothing is stored.
    */
   stage(input: AppendInput, upgrade = true): StagedAppend {
-    if (this.s.closed) throw new ConversationClosed();
+    if (this.data.closed) throw new ConversationClosed();
     if (typeof input !== 'object' || input === null) throw new AppendRejected('append input must be an object');
     if (!Array.isArray(input.messages)) throw new AppendRejected('append input.messages must be an array');
     if (input.clientSeq !== undefined && !(Number.isInteger(input.clientSeq) && input.clientSeq >= 0)) {
       throw new AppendRejected(`clientSeq must be a non-negative integer, got ${JSON.stringify(input.clientSeq)}`);
     }
-    const before: EntryKey[] = this.s.live.map(({ uid, rev }) => ({ uid, rev }));
-    const base = { before, baseVersion: this.s.version, firstSeq: this.s.nextSeq };
+    const before: EntryKey[] = this.data.live.map(({ uid, rev }) => ({ uid, rev }));
+    const base = { before, baseVersion: this.data.version, firstSeq: this.data.nextSeq };
     const retry =
       input.writer !== undefined && input.clientSeq !== undefined
-        ? isRetry(this.s.writers ?? [], input.writer, input.clientSeq)
-        : input.clientSeq !== undefined && input.clientSeq <= this.s.lastClientSeq;
-    const seen = new Set(this.s.recentIds);
+        ? isRetry(this.data.writers ?? [], input.writer, input.clientSeq)
+        : input.clientSeq !== undefined && input.clientSeq <= this.data.lastClientSeq;
+    const seen = new Set(this.data.recentIds);
     const sentIndex: number[] = [];
     const fresh: unknown[] = [];
     if (!retry) {
@@ -178,14 +222,14 @@ export class ConversationState {
     }
     input.messages.forEach((m, i) => {
       const size = utf8Length(JSON.stringify(m) ?? '');
-      if (size > this.s.settings.maxMessageBytes) {
+      if (size > this.data.settings.maxMessageBytes) {
         throw new AppendRejected(
-          `message ${i} is ${size} bytes of JSON, over the ${this.s.settings.maxMessageBytes}-byte limit (settings.maxMessageBytes)`
+          `message ${i} is ${size} bytes of JSON, over the ${this.data.settings.maxMessageBytes}-byte limit (settings.maxMessageBytes)`
         );
       }
     });
-    let format = this.s.format ?? (fresh.length > 0 ? safeDetect(fresh) : 'chat');
-    if (format === 'chat' && upgrade && !this.s.formatFixed && upgradesToResponses(this.raws(), fresh)) {
+    let format = this.data.format ?? (fresh.length > 0 ? safeDetect(fresh) : 'chat');
+    if (format === 'chat' && upgrade && !this.data.formatFixed && upgradesToResponses(this.raws(), fresh)) {
       format = 'responses';
     }
     let extended: Transcript | undefined;
@@ -193,12 +237,12 @@ export class ConversationState {
       try {
         // Only the new messages are read: the live transcript is normalised once per version (see `transcript`).
         extended =
-          this.s.format === format
+          this.data.format === format
             ? extendTranscript(this.transcript(), fresh)
             : normalize([...this.raws(), ...fresh], format);
       } catch (err) {
         if (err instanceof TranscriptValidationError) {
-          const at = err.index - this.s.live.length;
+          const at = err.index - this.data.live.length;
           throw new AppendRejected(
             at >= 0
               ? `message ${at} of this append: ${err.problem}`
@@ -210,7 +254,7 @@ export class ConversationState {
     }
     // Keys the caller's mirror will hold once it adds what it sent: duplicates included, marked as unknown.
     input.messages.forEach((_, i) => before.push({ uid: `sent:${i}`, rev: 0 }));
-    this.staged = extended && { baseVersion: this.s.version, messages: fresh, transcript: extended };
+    this.staged = extended && { baseVersion: this.data.version, messages: fresh, transcript: extended };
     return { ...base, messages: fresh, sentIndex, format };
   }
 
@@ -228,15 +272,15 @@ export class ConversationState {
     clientSeq: number | undefined,
     writer?: string
   ): void {
-    if (writer !== undefined && clientSeq !== undefined) noteApplied((this.s.writers ??= []), writer, clientSeq);
-    else if (clientSeq !== undefined) this.s.lastClientSeq = Math.max(this.s.lastClientSeq, clientSeq);
+    if (writer !== undefined && clientSeq !== undefined) noteApplied((this.data.writers ??= []), writer, clientSeq);
+    else if (clientSeq !== undefined) this.data.lastClientSeq = Math.max(this.data.lastClientSeq, clientSeq);
     if (staged.messages.length === 0) return;
-    this.s.format = staged.format; // the first append's, or Responses after an upgrade
+    this.data.format = staged.format; // the first append's, or Responses after an upgrade
     const byIndex = new Map(replaced.map((r) => [r.index, r]));
     staged.messages.forEach((raw, i) => {
       const seq = staged.firstSeq + i;
       const clipped = byIndex.get(i);
-      this.s.live.push({
+      this.data.live.push({
         raw: clipped ? clipped.raw : raw,
         tokens: clipped ? clipped.tokens : (counts[i] ?? 0),
         uid: `m${seq}`,
@@ -246,18 +290,18 @@ export class ConversationState {
       // The caller holds what it sent, so an unclipped new message is a copy from its side, not an insert.
       if (!clipped) renameSent(staged.before, staged.sentIndex[i]!, `m${seq}`);
       const id = messageId(raw);
-      if (id !== undefined) this.s.recentIds.push(id);
+      if (id !== undefined) this.data.recentIds.push(id);
     });
-    if (this.s.recentIds.length > RECENT_IDS) this.s.recentIds.splice(0, this.s.recentIds.length - RECENT_IDS);
+    if (this.data.recentIds.length > RECENT_IDS) this.data.recentIds.splice(0, this.data.recentIds.length - RECENT_IDS);
     // Nothing clipped and nothing changed since `stage`: the live transcript is the one it validated (same raws).
     const validated = this.staged;
     const keep =
-      replaced.length === 0 && validated?.messages === staged.messages && validated.baseVersion === this.s.version;
+      replaced.length === 0 && validated?.messages === staged.messages && validated.baseVersion === this.data.version;
     this.staged = undefined;
-    this.s.nextSeq += staged.messages.length;
-    this.s.version++;
-    if (keep) this.cached = { version: this.s.version, transcript: validated.transcript };
-    this.noteReads(this.s.live.length - staged.messages.length);
+    this.data.nextSeq += staged.messages.length;
+    this.data.version++;
+    if (keep) this.cached = { version: this.data.version, transcript: validated.transcript };
+    this.noteReads(this.data.live.length - staged.messages.length);
   }
 
   /**
@@ -269,13 +313,13 @@ export class ConversationState {
     if (inserts.length === 0) return;
     // From the last position back, so earlier positions still point where they did.
     for (let k = inserts.length - 1; k >= 0; k--) {
-      const seq = this.s.nextSeq + k;
+      const seq = this.data.nextSeq + k;
       const entry = { raw: inserts[k]!.raw, tokens: counts[k] ?? 0, uid: `m${seq}`, rev: 0, seq };
-      this.s.live.splice(inserts[k]!.at, 0, entry);
+      this.data.live.splice(inserts[k]!.at, 0, entry);
     }
-    this.s.nextSeq += inserts.length;
-    this.s.version++;
-    this.s.sent = [];
+    this.data.nextSeq += inserts.length;
+    this.data.version++;
+    this.data.sent = [];
   }
 
   /** Scores file reads per user turn (S1 hot paths) for the messages from `from` on. */
@@ -283,55 +327,64 @@ export class ConversationState {
     const t = this.transcript();
     for (let i = from; i < t.items.length; i++) {
       if (t.items[i]!.turnStart) {
-        this.s.hotPaths = noteTurn(this.s.hotPaths, this.s.turnReads);
-        this.s.turnReads = [];
+        this.data.hotPaths = noteTurn(this.data.hotPaths, this.data.turnReads);
+        this.data.turnReads = [];
       }
-      this.s.turnReads.push(...readsIn(t, i, i + 1));
+      this.data.turnReads.push(...readsIn(t, i, i + 1));
     }
-    if (this.s.turnReads.length > TURN_READS) this.s.turnReads.splice(0, this.s.turnReads.length - TURN_READS);
+    if (this.data.turnReads.length > TURN_READS) this.data.turnReads.splice(0, this.data.turnReads.length - TURN_READS);
   }
 
   /**
-   * Drops a truncating plan's items (S3 truncate mode: no summary; the archive keeps them).
+   * Drops a truncating plan's items (S3 truncate mode: no summary; the archive keeps them). The last reported
+   * context is no longer a prefix of this one: the calibration keeps its ratio and forgets its anchor.
    * @returns nothing; bumps the version.
    */
   commitTruncate(transcript: Transcript, plan: Parameters<typeof applyTruncate>[0]['plan']): void {
     const kept = new Set(applyTruncate({ transcript, plan }));
-    this.s.live = this.s.live.filter((e) => kept.has(e.raw));
-    this.s.version++;
-    this.s.sent = [];
+    this.data.live = this.data.live.filter((e) => kept.has(e.raw));
+    this.data.version++;
+    this.data.sent = [];
+    this.data.calibration = dropAnchor(this.data.calibration);
   }
 
   /**
-   * Swaps evicted tool outputs in (S1): each replacement is a new revision of its message, so the caller's mirror
-   * receives it as an insert. @returns nothing; bumps the version.
+   * Swaps evicted or lightened messages in (S1 eviction, the byte budget): each replacement is a new revision of its
+   * message, so the caller's mirror receives it as an insert; a position past the context is skipped. The calibration
+   * forgets its anchor. @returns nothing; bumps the version.
    */
   commitEviction(replaced: { index: number; raw: unknown; tokens: number }[]): void {
     for (const r of replaced) {
-      const entry = this.s.live[r.index];
+      const entry = this.data.live[r.index];
       if (!entry) continue;
       entry.raw = r.raw;
       entry.tokens = r.tokens;
       entry.rev++;
     }
-    this.s.version++;
-    this.s.sent = [];
+    this.data.version++;
+    this.data.sent = [];
+    this.data.calibration = dropAnchor(this.data.calibration);
   }
 
   /** The patch from the caller's mirror (plus what it sent) to the current context. */
   patch(staged: Pick<StagedAppend, 'before' | 'baseVersion'>): ContextPatch {
-    return diffContext(staged.before, this.s.live, staged.baseVersion, this.s.version);
+    return diffContext(staged.before, this.data.live, staged.baseVersion, this.data.version);
   }
 
   /**
    * Replaces the live context with a folded one, built and counted by the fold step before this commit: kept entries
    * by identity, the inserted summary elements as new entries `s<foldNumber>.<k>` with their counts.
+   * @param calibration the calibration the fold step measured the folded context with (its anchor dropped).
    * @returns the uids of the inserted entries.
    */
-  commitFold(applied: { folded: readonly unknown[]; counts: readonly number[] }, foldNumber: number): string[] {
-    const byRaw = new Map(this.s.live.map((e) => [e.raw, e]));
+  commitFold(
+    applied: { folded: readonly unknown[]; counts: readonly number[] },
+    foldNumber: number,
+    calibration: Calibration | null
+  ): string[] {
+    const byRaw = new Map(this.data.live.map((e) => [e.raw, e]));
     const uids: string[] = [];
-    this.s.live = applied.folded.map((raw) => {
+    this.data.live = applied.folded.map((raw) => {
       const kept = byRaw.get(raw);
       if (kept) return kept;
       const uid = `s${foldNumber}.${uids.length}`;
@@ -339,24 +392,40 @@ export class ConversationState {
       uids.push(uid);
       return { raw, tokens, uid, rev: 0, seq: null };
     });
-    this.s.version++;
-    this.s.sent = [];
+    this.data.version++;
+    this.data.sent = [];
+    this.data.calibration = calibration;
     return uids;
   }
 
-  /** Records a fold attempt (bounded in state; the archive keeps every record). */
-  recordFold(record: FoldRecord): void {
-    this.s.folds.push(record);
-    if (this.s.folds.length > FOLDS_KEPT) this.s.folds.splice(0, this.s.folds.length - FOLDS_KEPT);
+  /** The next fold's number (numbers every fold attempt, applied or not, in order). */
+  nextFoldNumber(): number {
+    return ++this.data.foldCount;
   }
 
   /**
-   * Removes the last round: the last real user turn and everything after it (S3 RemoveLastRound).
-   * @returns the removed messages.
-   * @throws AppendRejected when there is no user turn after the last fold to remove.
+   * Records a fold attempt (bounded in state; the archive keeps every record) with what it leaves behind.
+   * @param after `backoff`: the back-off memory after this attempt (given: replaced; absent: kept, as when a model
+   *   summary replaces a fallback's); `lastError`: why it failed, stamped with the record's `finishedAt`.
    */
-  rewind(): unknown[] {
-    if (this.s.closed) throw new ConversationClosed();
+  recordFold(record: FoldRecord, after: { backoff?: BackoffMemory | null; lastError?: string | null } = {}): void {
+    if (after.backoff !== undefined) this.data.backoff = after.backoff;
+    if (after.lastError) this.data.lastError = { at: record.finishedAt, message: after.lastError };
+    this.data.folds.push(record);
+    if (this.data.folds.length > FOLDS_KEPT) this.data.folds.splice(0, this.data.folds.length - FOLDS_KEPT);
+  }
+
+  /**
+   * Removes the last round: the last real user turn and everything after it (S3 RemoveLastRound), and drops the
+   * calibration's anchor.
+   * @param forgetIds asked only once the rewind is allowed (it may be a `patched()` call): whether the ids of the
+   *   removed messages are forgotten, so sending such a message again appends it.
+   * @returns the removed messages.
+   * @throws ConversationClosed when closed; AppendRejected when there is no user turn after the last fold to remove.
+   *   Nothing changes then.
+   */
+  rewind(forgetIds: () => boolean = () => true): unknown[] {
+    if (this.data.closed) throw new ConversationClosed();
     const t = this.transcript();
     let start = -1;
     for (let i = t.items.length - 1; i >= 0; i--) {
@@ -366,33 +435,165 @@ export class ConversationState {
       }
     }
     if (start < 0) throw new AppendRejected('nothing to rewind: no user turn in the live context since the last fold');
-    const removed = this.s.live.splice(start);
-    this.s.version++;
-    this.s.sent = [];
-    return removed.map((e) => e.raw);
+    const removed = this.data.live.splice(start).map((e) => e.raw);
+    this.data.version++;
+    this.data.sent = [];
+    if (forgetIds()) this.forgetIds(removed);
+    this.data.calibration = dropAnchor(this.data.calibration);
+    return removed;
   }
 
   /** Forgets the ids of removed messages, so sending such a message again appends it. */
-  forgetIds(removed: readonly unknown[]): void {
+  private forgetIds(removed: readonly unknown[]): void {
     const gone = new Set(removed.map(messageId).filter((id): id is string => id !== undefined));
-    if (gone.size > 0) this.s.recentIds = this.s.recentIds.filter((id) => !gone.has(id));
+    if (gone.size > 0) this.data.recentIds = this.data.recentIds.filter((id) => !gone.has(id));
   }
 
-  /** Drops everything but the instructions (system/developer messages, rules) and pinned messages. @returns the number of messages removed. */
-  clear(): number {
-    if (this.s.closed) throw new ConversationClosed();
+  /**
+   * Drops everything but the instructions (system/developer messages, rules) and pinned messages, the back-off and
+   * the calibration's anchor.
+   * @param forgetIds asked once the clear is allowed (it may be a `patched()` call): whether the ids of the removed
+   *   messages are forgotten.
+   * @returns the number of messages removed.
+   * @throws ConversationClosed when closed; nothing changes then.
+   */
+  clear(forgetIds: () => boolean = () => true): number {
+    if (this.data.closed) throw new ConversationClosed();
     const t = this.transcript();
-    const before = this.s.live.length;
-    this.s.live = this.s.live.filter((e, i) => t.items[i]!.role === 'instructions' || e.pinned === true);
-    this.s.backoff = null;
-    this.s.version++;
-    this.s.sent = [];
-    return before - this.s.live.length;
+    const before = this.data.live;
+    this.data.live = before.filter((e, i) => t.items[i]!.role === 'instructions' || e.pinned === true);
+    this.data.backoff = null;
+    this.data.version++;
+    this.data.sent = [];
+    if (forgetIds()) {
+      const kept = new Set(this.raws());
+      this.forgetIds(before.map((e) => e.raw).filter((raw) => !kept.has(raw)));
+    }
+    this.data.calibration = dropAnchor(this.data.calibration);
+    return before.length - this.data.live.length;
+  }
+
+  /**
+   * Takes the provider's reported input tokens for a context we counted `estimated` into the calibration.
+   * @param estimated our count of the context the report names; `undefined` when it names none we know.
+   * @returns whether the calibration changed: a report of an unknown context, or of no positive finite number of
+   *   tokens, changes nothing.
+   */
+  calibrate(estimated: number | undefined, reported: number): boolean {
+    if (estimated === undefined || !(Number.isFinite(reported) && reported > 0)) return false;
+    this.data.calibration = recordUsage(this.data.calibration, { estimated, reported });
+    return true;
+  }
+
+  /** Counted tokens corrected by what the provider reported for earlier contexts. */
+  estimatedTokens(): number {
+    return applyCalibration(this.data.calibration, this.countedTokens());
+  }
+
+  /** Remembers a context returned to the caller with our count, for usage reported about it later. */
+  noteSent(sent: SentContext): void {
+    this.data.sent = noteSent(this.data.sent, sent);
+  }
+
+  /** The tool definitions an append brought: every request carries them from now on (count them next). */
+  useTools(tools: NonNullable<ConversationSettings['tools']>): void {
+    this.data.settings = { ...this.data.settings, tools };
+  }
+
+  /** Sets what every request costs besides its messages: reply priming plus the tool definitions. */
+  setFixedTokens(counted: { replyPriming: number; toolTokens: number }): void {
+    this.data.toolTokens = counted.toolTokens;
+    this.data.fixedTokens = counted.replyPriming + counted.toolTokens;
+  }
+
+  /** Sets the reply priming the `ingest` activity counted, plus the tool tokens counted before. */
+  setReplyPriming(tokens: number): void {
+    this.data.fixedTokens = tokens + (this.data.toolTokens ?? 0);
+  }
+
+  /**
+   * Marks live messages as pinned (every fold keeps them verbatim, `clear` keeps them).
+   * @throws RangeError for a position outside the live context, before marking any.
+   */
+  pin(indices: readonly number[]): void {
+    const bad = indices.find((i) => this.data.live[i] === undefined);
+    if (bad !== undefined) throw new RangeError(`no live message at position ${bad}`);
+    for (const i of indices) this.data.live[i]!.pinned = true;
+  }
+
+  /** Puts a prepared rules element in place after the leading instructions (see `pins.ts`); bumps the version. */
+  placeRules(rules: PreparedRules): void {
+    const t = this.transcript();
+    placeRules(this.data.live, rules, (i) => t.items[i]?.role === 'instructions', this.data.version + 1);
+    this.data.version++;
+  }
+
+  /**
+   * New settings (`configure`, or the worker's configured defaults at start), checked by the caller.
+   * @param recount the live context counted for the new model: the counts, tool and reply tokens are replaced and the
+   *   calibration restarts (another vocabulary).
+   */
+  configure(next: ConversationSettings, recount?: Recount): void {
+    if (recount) {
+      this.data.live.forEach((e, i) => (e.tokens = recount.counts[i] ?? e.tokens));
+      this.setFixedTokens(recount);
+      this.data.calibration = null;
+      this.data.sent = [];
+    }
+    this.data.settings = next;
+  }
+
+  /** The format the start argument gave: kept as given (no upgrade from chat to Responses). */
+  fixFormat(format: MessageFormat): void {
+    this.data.format = format;
+    this.data.formatFixed = true;
+  }
+
+  /** Remembers an error only the `state` query can report (a signal's, the configured defaults'). */
+  noteError(message: string, at: number): void {
+    this.data.lastError = { at, message };
+  }
+
+  /** Closes the conversation: later appends, rewinds and clears are refused. @returns the final version. */
+  close(): number {
+    this.data.closed = true;
+    return this.data.version;
+  }
+
+  /** Starts tracking a fold summarized in the background (one at a time). */
+  startPendingFold(pending: PendingFold): void {
+    this.data.pendingFold = pending;
+  }
+
+  /** Stores the summarizer's answer on `pending`, unless it was dropped meanwhile. @returns whether it was stored. */
+  settlePendingFold(pending: PendingFold, outcome: SummaryOutcome): boolean {
+    if (this.data.pendingFold !== pending) return false;
+    pending.outcome = outcome;
+    return true;
+  }
+
+  /** Marks that the offline fallback was applied over `pending`'s prefix (the model summary may replace it). */
+  noteFallback(pending: PendingFold, fallback: NonNullable<PendingFold['fallback']>): void {
+    pending.fallback = fallback;
+  }
+
+  /** Stops tracking the background fold (applied, discarded or replaced). */
+  dropPendingFold(): void {
+    this.data.pendingFold = null;
+  }
+
+  /**
+   * Hands the state over to the next run (continue-as-new): counts the hand-over.
+   * @returns the carried state, plain JSON.
+   */
+  handOver(): CarriedState {
+    this.data.continuedAsNew++;
+    return this.data;
   }
 
   /** The context query's answer. */
   snapshot(tokens: number): ContextSnapshot {
-    return { version: this.s.version, format: this.s.format, messages: this.raws(), tokens };
+    return { version: this.data.version, format: this.data.format, messages: this.raws(), tokens };
   }
 }
 

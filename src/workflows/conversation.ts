@@ -84,8 +84,8 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
         );
     runner = new ConversationRunner(state, limits);
     runner.legacySummarizer = legacySummarizer;
-    if (!start.carried && start.format) Object.assign(state.s, { format: start.format, formatFixed: true });
-    if (!start.carried) startProfile = state.s.settings.summarizer.profile;
+    if (!start.carried && start.format) state.fixFormat(start.format);
+    if (!start.carried) startProfile = state.carried.settings.summarizer.profile;
     if (!start.carried) fresh = { settings: start.settings as SettingsPatch | undefined }; // checked just above
   } catch (err) {
     // Handlers are still registered below, so an update that came with this start is rejected with this message
@@ -106,7 +106,7 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   });
   const profiles = new ProfileCheck();
   const appendHandler = (decide: boolean) => (i: Parameters<ConversationRunner['append']>[0]) =>
-    profiles.whenKnown(state.s.settings.summarizer.profile === startProfile ? startProfile : '', () =>
+    profiles.whenKnown(state.carried.settings.summarizer.profile === startProfile ? startProfile : '', () =>
       runner.append(i, decide)
     );
   // Every handler ends by refreshing the UI's current details (no history event), whether it succeeded or not.
@@ -167,29 +167,29 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   setHandler(sendableQuery, () => {
     const snapshot = state.snapshot(runner.estimate());
     const messages = snapshot.format
-      ? prepareForSend(snapshot.messages, { format: snapshot.format, unanswered: state.s.settings.unanswered })
+      ? prepareForSend(snapshot.messages, { format: snapshot.format, unanswered: state.carried.settings.unanswered })
       : [];
     return { ...snapshot, messages: [...messages] };
   });
   setHandler(stateQuery, () => runner.view());
-  setHandler(foldsQuery, () => state.s.folds);
-  setHandler(writerSeqQuery, (writer) => state.s.writers?.find(([w]) => w === writer)?.[1] ?? -1);
+  setHandler(foldsQuery, () => [...state.carried.folds]);
+  setHandler(writerSeqQuery, (writer) => state.carried.writers?.find(([w]) => w === writer)?.[1] ?? -1);
 
   if (startError) throw failure(FailureType.invalidStart, startError);
   await initialized;
   runner.publish();
 
-  await condition(() => state.s.closed || runner.shouldContinueAsNew());
+  await condition(() => state.carried.closed || runner.shouldContinueAsNew());
   // Continuing-as-new with a handler still running would drop its result (temporalio/features#467).
   await condition(allHandlersFinished);
   // The next run (or the closed execution) is listed with the state it ends this one with.
   upsertConversationAttributes(runner.view());
-  if (state.s.closed) return runner.view();
-  state.s.continuedAsNew++;
+  if (state.carried.closed) return runner.view();
+  const carried = state.handOver();
   return continueAsNew<typeof conversationWorkflow>({
-    conversationId: state.s.conversationId,
+    conversationId: carried.conversationId,
     ...(input.limits ? { limits: input.limits } : {}),
-    carried: state.s,
+    carried,
   });
 }
 

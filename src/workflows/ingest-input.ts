@@ -1,8 +1,8 @@
 import type { IngestInput } from '../activities/types';
-import type { CarriedState, StagedAppend } from './conversation-state';
+import type { ReadonlyCarriedState, StagedAppend } from './conversation-state';
 
 /** The `ingest` activity's input for a staged append (archive from `firstSeq`, count and clip with these settings). */
-export function ingestInput(s: CarriedState, staged: StagedAppend): IngestInput {
+export function ingestInput(s: ReadonlyCarriedState, staged: StagedAppend): IngestInput {
   return {
     conversationId: s.conversationId,
     format: staged.format,

@@ -3,7 +3,6 @@
  * attributes (on fold, continue-as-new and close: one history event each). Workflow code only.
  */
 import { patched, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import type { BackoffMemory } from '../core/fold/backoff';
 import type { FoldRecord } from '../core/fold/fold-record';
 import { renderCurrentDetails } from '../visibility/current-details';
 import {
@@ -31,7 +30,7 @@ export function showCurrentDetails(view: ConversationStateView, lastFold: FoldRe
       archived: view.archived,
       folds: view.folds,
       lastFold,
-      backoff: view.backoff as BackoffMemory | null,
+      backoff: view.backoff,
       folding: view.folding,
       closed: view.closed,
       lastError: view.lastError,

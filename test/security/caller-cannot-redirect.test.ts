@@ -203,7 +203,7 @@ describe('no caller setting reaches a URL or file the worker did not configure (
         ...defaultSettings,
         budget: 2500,
         summarizer: { ...attack, instructions: hostile.join(' ') } as never,
-      }).s;
+      }).carried;
       await env.client.workflow.start('conversationWorkflow', {
         taskQueue,
         workflowId: conversationWorkflowId(forgedId),

@@ -215,7 +215,7 @@ describe('background folds on the real dev server', function () {
       assert.equal(first.ok, false);
       assert.equal(first.error?.kind, 'provider');
       let state = await conv.state();
-      assert.equal((state.backoff as { failures: number }).failures, 1);
+      assert.equal(state.backoff?.failures, 1);
       // Grown by enough items, the same prefix is tried again: attempt 2, with the last error shown.
       ({ next } = await turnsUntil(conv, next, (p) => p.folding !== undefined));
       state = await conv.state();
@@ -225,9 +225,9 @@ describe('background folds on the real dev server', function () {
       assert.equal(server.requests.length, 2);
       ({ next } = await turnsUntil(conv, next, (p) => p.fold !== undefined));
       state = await conv.state();
-      const backoff = state.backoff as { failures: number; at: number };
+      const backoff = state.backoff!;
       assert.equal(backoff.failures, 2, 'the second failure of the same prefix escalates the back-off');
-      assert.ok(backoff.at > 0);
+      assert.ok((backoff.at ?? 0) > 0);
       // The escalated back-off waits (60 s by default) even after growth; at the hard limit the offline fallback applies.
       const { prepared } = await turnsUntil(conv, next, (p) => p.fold !== undefined);
       assert.equal(prepared.fold?.ok, true, prepared.decision);

@@ -18,9 +18,9 @@ describe('ConversationState transcript', () => {
       state.commitAppend(staged, counts(staged.messages.length), [], undefined);
       const t = state.transcript();
       assert.deepEqual(t, normalize(state.raws(), 'chat'), `after message ${i}`);
-      t.items.forEach((item, k) => assert.equal(item.raw, state.s.live[k]!.raw));
+      t.items.forEach((item, k) => assert.equal(item.raw, state.carried.live[k]!.raw));
     }
-    assert.equal(state.s.live.length, messages.length);
+    assert.equal(state.carried.live.length, messages.length);
   });
 
   it('holds the clipped version of a message, and stays right when another append was staged in between', () => {
@@ -57,7 +57,7 @@ describe('ConversationState transcript', () => {
         }),
       /message 1 of this append: tool result for call id 'q'/
     );
-    assert.equal(state.s.version, 1);
+    assert.equal(state.carried.version, 1);
     assert.equal(state.transcript(), before);
   });
 });

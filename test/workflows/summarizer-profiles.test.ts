@@ -147,7 +147,7 @@ describe('summarizer profiles: callers choose a name, never an endpoint or a key
             ...defaultSettings,
             budget: 2500,
             summarizer: attack as unknown as typeof defaultSettings.summarizer,
-          }).s;
+          }).carried;
           await client.workflow.start('conversationWorkflow', {
             taskQueue,
             workflowId: conversationWorkflowId(forgedId),
