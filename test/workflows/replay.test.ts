@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
-import { Worker } from '@temporalio/worker';
+import { bundleWorkflowCode, Worker, type ReplayResult } from '@temporalio/worker';
+import { DeterminismViolationError } from '@temporalio/workflow';
 import { conversationSinks } from '../../src/metrics/sinks';
 import { workflowBundle } from '../support/temporal';
 
@@ -47,19 +48,36 @@ describe('replaying recorded histories (determinism across code changes)', funct
     assert.deepEqual(failures, []);
   });
 
-  it('notices a workflow that no longer matches its history', async () => {
+  const sinks = conversationSinks();
+  const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };
+
+  /** Replays the first recorded fold history with the workflows of `entry`. @returns the replay's result. */
+  async function replayFoldHistoryWith(entry: string): Promise<ReplayResult> {
     const file = files.find((f) => f.includes('fold'))!;
     const history = temporal.api.history.v1.History.decode(readFileSync(join(dir, file)));
-    // Rename the workflow type in the history: replay must fail rather than silently pass.
-    const started = history.events[0]!.workflowExecutionStartedEventAttributes!;
-    started.workflowType = { name: 'noSuchWorkflow' };
-    const results = [];
+    const workflowId = recordedWorkflowId(history) ?? file;
+    const results: ReplayResult[] = [];
     for await (const r of Worker.runReplayHistories(
-      { workflowBundle: await workflowBundle(), sinks: conversationSinks() },
-      [{ workflowId: file, history }]
+      { workflowBundle: await bundleWorkflowCode({ workflowsPath: require.resolve(entry), logger: quiet }), sinks },
+      [{ workflowId, history }]
     )) {
       results.push(r);
     }
-    assert.ok(results[0]?.error, 'replay of a mismatched history reports an error');
+    assert.equal(results.length, 1);
+    return results[0]!;
+  }
+
+  it('notices a change of workflow logic made without patched(): non-determinism', async () => {
+    const result = await replayFoldHistoryWith('../support/drift/unpatched');
+    assert.ok(result.error, 'replay of changed workflow logic reports an error');
+    assert.ok(
+      result.error instanceof DeterminismViolationError,
+      `expected a determinism violation, got ${result.error.name}: ${result.error.message}`
+    );
+  });
+
+  it('replays the same change of logic when it is gated by patched()', async () => {
+    const result = await replayFoldHistoryWith('../support/drift/patched');
+    assert.equal(result.error, undefined, result.error?.message);
   });
 });

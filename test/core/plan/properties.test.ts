@@ -47,12 +47,15 @@ describe('planning properties (fast-check)', () => {
   });
 
   it('a fold applies cleanly, re-normalises, and a re-plan folds the previous summary instead of stacking it', () => {
+    // Cases without a fold check nothing here: count the ones that did, so a generator that stops folding fails.
+    let folds = 0;
     fc.assert(
       fc.property(input, ({ conv, chat, options, weights }) => {
         const t = normalize(chat ? toChat(conv) : toResponses(conv));
         const tokens = tokensFor(t.items.length, weights);
         const p = planFold({ transcript: t, tokens, options });
         if (!p.fold) return;
+        folds++;
         const folded = applyFold({ transcript: t, plan: p, summary: { kind: 'text', text: 'stand-in summary' } });
         const t2 = normalize(folded, t.format); // throws if a result lost its call
         const s = p.instructions.length;
@@ -69,9 +72,12 @@ describe('planning properties (fast-check)', () => {
       }),
       { numRuns: 400 }
     );
+    assert.ok(folds > 0, 'no generated case folded: the property checked nothing');
   });
 
   it('auto: a fold within its target leaves the context under the trigger, so re-planning does not fold again', () => {
+    // Only folds within their target are checked: count them, so a generator that never produces one fails.
+    let withinTarget = 0;
     fc.assert(
       fc.property(input, ({ conv, chat, options, weights }) => {
         const opts = { ...options, policy: 'auto' as const };
@@ -79,6 +85,7 @@ describe('planning properties (fast-check)', () => {
         const tokens = tokensFor(t.items.length, weights);
         const p = planFold({ transcript: t, tokens, options: opts });
         if (!p.fold || !/within the target/.test(p.reason)) return;
+        withinTarget++;
         const summaryTokens = 5; // at most the reserve, whatever the budget
         const folded = applyFold({ transcript: t, plan: p, summary: { kind: 'text', text: 'x' } });
         const t2 = normalize(folded, t.format);
@@ -100,5 +107,6 @@ describe('planning properties (fast-check)', () => {
       }),
       { numRuns: 400 }
     );
+    assert.ok(withinTarget > 0, 'no generated case folded within its target: the property checked nothing');
   });
 });
