@@ -5,11 +5,10 @@
  */
 import { condition, patched, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { evictStaleToolResults } from '../core/fold/evict';
-import { triggerThreshold } from '../core/plan/trigger';
 import { SETTINGS_TOGETHER } from './behaviour-patches';
 import { ConversationClosed } from '../contract/closed';
 import { ConversationFolds, type FoldOutcome } from './conversation-folds';
+import { dueEviction } from './due-eviction';
 import type { ConversationState } from './conversation-state';
 import { AppendRejected } from './conversation-state';
 import {
@@ -484,31 +483,16 @@ export class ConversationRunner {
   /** The context the last append of this run returned, with our count (usage reported for it calibrates). */
   private lastSent: { version: number; counted: number } | null = null;
 
-  /**
-   * S1's eviction, when enabled (`evictAtRatio`): stale tool outputs of the live context become pointers (their
-   * originals stay archived) at the start of a user turn with the context at or above that share of the budget, and
-   * inside a turn once the fold trigger is reached, before folding (S1 evicts first and compacts only if that is not
-   * enough; agent sessions have few user turns and many tool calls).
-   */
+  /** S1's eviction, when due (see `due-eviction.ts`): the pointers are counted, then swapped in. */
   private async evictAtTurnStart(firstNew: number): Promise<void> {
+    const due = dueEviction(this.state, firstNew);
+    if (!due) return;
     const s = this.state.carried;
-    const ratio = s.settings.evictAtRatio ?? 0;
-    if (!(ratio > 0) || !s.format) return;
-    const transcript = this.state.transcript();
-    const estimate = this.estimate();
-    const turnStart = transcript.items.slice(firstNew).some((item) => item.turnStart);
-    const atTrigger = estimate >= triggerThreshold(s.settings.budget, s.settings.triggerRatio);
-    if (!(atTrigger || (turnStart && estimate >= ratio * s.settings.budget))) return;
-    const { raws, offloaded } = evictStaleToolResults(transcript, { budget: s.settings.budget, hotPaths: s.hotPaths });
-    if (offloaded.length === 0) return;
-    const changed = offloaded.map((o) => raws[o.index]);
-    const counted = await localAs(`count ${changed.length} evicted tool outputs`).countTokens({
+    const counted = await localAs(`count ${due.replaced.length} evicted tool outputs`).countTokens({
       model: s.settings.model,
-      format: s.format,
-      messages: changed,
+      format: s.format!, // due only once the format is known
+      messages: due.replaced.map((r) => r.raw),
     });
-    this.state.commitEviction(
-      offloaded.map((o, k) => ({ index: o.index, raw: raws[o.index], tokens: counted.counts[k] ?? 0 }))
-    );
+    this.state.commitEviction(due.replaced.map((r, k) => ({ ...r, tokens: counted.counts[k] ?? 0 })));
   }
 }
