@@ -72,7 +72,7 @@ export class Compactor {
   /** The options as resolved at construction (defaults filled in, checked). */
   private readonly options: ResolvedCompactorOptions;
   /** Everything carried across the caller's continue-as-new (`state()` hands out a copy). */
-  private carried: CompactorState;
+  private remembered: CompactorState;
   private readonly matcher = new PrefixMatcher();
   private readonly mutex = new Mutex();
   private readonly countTokens: CountTokens;
@@ -88,7 +88,7 @@ export class Compactor {
    */
   constructor(options: CompactorOptions, saved?: unknown) {
     this.options = resolveCompactorOptions(options, legacySummarizerPolicy());
-    this.carried = saved === undefined || saved === null ? initialCompactorState() : parseCompactorState(saved);
+    this.remembered = saved === undefined || saved === null ? initialCompactorState() : parseCompactorState(saved);
     const a = this.options.activities;
     const local = proxyLocalActivities({
       startToCloseTimeout: '30 seconds',
@@ -122,9 +122,9 @@ export class Compactor {
    * @param inputTokens `usage.prompt_tokens` / `usage.input_tokens` of that model call. Ignored when not positive.
    */
   reportUsage(inputTokens: number): void {
-    const sent = this.carried.lastSent;
+    const sent = this.remembered.lastSent;
     if (!sent || !(Number.isFinite(inputTokens) && inputTokens > 0)) return;
-    this.carried.calibration = recordUsage(this.carried.calibration, {
+    this.remembered.calibration = recordUsage(this.remembered.calibration, {
       estimated: sent.counted,
       reported: inputTokens,
     });
@@ -132,12 +132,12 @@ export class Compactor {
 
   /** @returns the state as plain JSON data, to pass to the constructor after continue-as-new (read-only). */
   state(): CompactorState {
-    return { ...this.carried, counts: { ...this.carried.counts }, folds: [...this.carried.folds] };
+    return { ...this.remembered, counts: { ...this.remembered.counts }, folds: [...this.remembered.folds] };
   }
 
   /** @returns the most recent fold records, oldest first (at most `foldsKept`). */
   folds(): FoldRecord[] {
-    return [...this.carried.folds];
+    return [...this.remembered.folds];
   }
 
   /** @returns what the last `prepare` did; null before the first. */
@@ -149,15 +149,15 @@ export class Compactor {
     if (!Array.isArray(messages)) throw invalidTranscript('messages must be an array');
     const format = this.options.format ?? detectFormat(messages);
     this.adoptFormatAndModel(format);
-    const v = viewOf(this.carried.memory, messages, this.matcher);
+    const v = viewOf(this.remembered.memory, messages, this.matcher);
     if (v.forgot) {
-      this.carried.memory = null;
-      this.carried.calibration = dropAnchor(this.carried.calibration);
+      this.remembered.memory = null;
+      this.remembered.calibration = dropAnchor(this.remembered.calibration);
     }
     const transcript = readTranscript(v.view, format);
     const keys = await this.count(v.view, format);
-    const tokens = keys.map((k) => this.carried.counts[k] ?? 0);
-    const counted = tokens.reduce((a, b) => a + b, this.carried.fixedTokens);
+    const tokens = keys.map((k) => this.remembered.counts[k] ?? 0);
+    const counted = tokens.reduce((a, b) => a + b, this.remembered.fixedTokens);
     const estimate = this.estimate(keys, counted);
     const base = {
       messages: messages.length,
@@ -169,21 +169,22 @@ export class Compactor {
       transcript,
       tokens,
       // Calibration's excess over our count is priced like fixed tokens: it is never folded away.
-      fixedTokens: this.carried.fixedTokens + (estimate - counted),
+      fixedTokens: this.remembered.fixedTokens + (estimate - counted),
       options: roundsFloorAsRecorded(this.options.planning),
       ...(this.options.predicates ? { predicates: this.options.predicates } : {}),
     });
     const send = (context: unknown[], contextKeys: string[], decision: string, fold?: PrepareReport['fold']) => {
-      const total = contextKeys.reduce((a, k) => a + (this.carried.counts[k] ?? 0), this.carried.fixedTokens);
+      const total = contextKeys.reduce((a, k) => a + (this.remembered.counts[k] ?? 0), this.remembered.fixedTokens);
       this.keepCounts(contextKeys);
       const last = contextKeys[contextKeys.length - 1];
-      this.carried.lastSent = last === undefined ? null : { length: contextKeys.length, lastKey: last, counted: total };
-      const calibrated = applyCalibration(this.carried.calibration, total);
+      this.remembered.lastSent =
+        last === undefined ? null : { length: contextKeys.length, lastKey: last, counted: total };
+      const calibrated = applyCalibration(this.remembered.calibration, total);
       this.report = { ...base, sent: context.length, tokens: calibrated, decision, ...(fold ? { fold } : {}) };
       return context;
     };
     if (!plan.fold) return send(v.view, keys, plan.reason);
-    const backoff = this.carried.backoff;
+    const backoff = this.remembered.backoff;
     const q = {
       raws: v.view,
       split: plan.split,
@@ -224,20 +225,23 @@ export class Compactor {
       ...(this.options.systemPrompt !== undefined ? { systemPrompt: this.options.systemPrompt } : {}),
     };
     const outcome = await summarizeOutcome(async () => outcomeOf(await this.summarize(input)));
-    const number = ++this.carried.foldCount;
+    const number = ++this.remembered.foldCount;
     // The last reported context is no longer a prefix of the folded one: keep the ratio, forget the anchor.
-    const calibration = dropAnchor(this.carried.calibration);
+    const calibration = dropAnchor(this.remembered.calibration);
     const done = await completeFold({
       ticket,
       outcome,
       number,
       transcript,
-      backoff: this.carried.backoff,
-      count: async (inserted) => (await this.count(inserted, format)).map((k) => this.carried.counts[k] ?? 0),
+      backoff: this.remembered.backoff,
+      count: async (inserted) => (await this.count(inserted, format)).map((k) => this.remembered.counts[k] ?? 0),
       measure: ({ folded }) =>
         applyCalibration(
           calibration,
-          folded.reduce<number>((a, raw) => a + (this.carried.counts[contentKey(raw)] ?? 0), this.carried.fixedTokens)
+          folded.reduce<number>(
+            (a, raw) => a + (this.remembered.counts[contentKey(raw)] ?? 0),
+            this.remembered.fixedTokens
+          )
         ),
       now: () => Date.now(),
     });
@@ -250,18 +254,18 @@ export class Compactor {
       tokensAfter: record.tokensAfter ?? estimate,
       error: record.error,
     };
-    this.carried.backoff = done.backoff;
+    this.remembered.backoff = done.backoff;
     if (!done.applied) {
       // Send unfolded; the same prefix would most likely fail the same way on the next turn, so back off from it.
-      this.carried.lastError = { at: record.finishedAt, message: done.lastError ?? `fold ${number} failed` };
+      this.remembered.lastError = { at: record.finishedAt, message: done.lastError ?? `fold ${number} failed` };
       return { decision: `fold failed (${record.error?.kind}): ${record.error?.message}`, report };
     }
     const folded = done.applied.folded;
     const memory = foldedMemory(messages, v, folded);
     const hash = prefixHash(memory.prefix);
     this.matcher.remember(hash, memory.prefix);
-    this.carried.memory = { prefixLen: memory.prefixLen, prefixHash: hash, output: memory.output };
-    this.carried.calibration = calibration;
+    this.remembered.memory = { prefixLen: memory.prefixLen, prefixHash: hash, output: memory.output };
+    this.remembered.calibration = calibration;
     return { folded, decision: `folded: ${plan.reason}`, report };
   }
 
@@ -273,41 +277,41 @@ export class Compactor {
     const keys = context.map(contentKey);
     const missing = new Map<string, unknown>();
     keys.forEach((k, i) => {
-      if (this.carried.counts[k] === undefined && !missing.has(k)) missing.set(k, context[i]);
+      if (this.remembered.counts[k] === undefined && !missing.has(k)) missing.set(k, context[i]);
     });
-    if (missing.size === 0 && this.carried.lastSent !== null) return keys;
+    if (missing.size === 0 && this.remembered.lastSent !== null) return keys;
     const result = await this.countTokens({
       model: this.options.model,
       format,
       messages: [...missing.values()],
       ...(this.options.tools ? { tools: this.options.tools } : {}),
     });
-    [...missing.keys()].forEach((k, i) => (this.carried.counts[k] = result.counts[i] ?? 0));
-    this.carried.fixedTokens = result.replyPriming + result.toolTokens;
+    [...missing.keys()].forEach((k, i) => (this.remembered.counts[k] = result.counts[i] ?? 0));
+    this.remembered.fixedTokens = result.replyPriming + result.toolTokens;
     return keys;
   }
 
   /** The calibrated estimate; the anchor is dropped when this view does not extend the last one reported. */
   private estimate(keys: readonly string[], counted: number): number {
-    const sent = this.carried.lastSent;
+    const sent = this.remembered.lastSent;
     const extends_ = sent !== null && keys.length >= sent.length && keys[sent.length - 1] === sent.lastKey;
-    if (!extends_) this.carried.calibration = dropAnchor(this.carried.calibration);
-    return applyCalibration(this.carried.calibration, counted);
+    if (!extends_) this.remembered.calibration = dropAnchor(this.remembered.calibration);
+    return applyCalibration(this.remembered.calibration, counted);
   }
 
   /** Counts are per format and model: another of either makes them (and, for the format, the memory) stale. */
   private adoptFormatAndModel(format: MessageFormat): void {
-    if (this.carried.format !== format) {
-      if (this.carried.format !== null) this.carried.memory = null;
-      this.carried.format = format;
-      this.carried.counts = {};
-      this.carried.lastSent = null;
+    if (this.remembered.format !== format) {
+      if (this.remembered.format !== null) this.remembered.memory = null;
+      this.remembered.format = format;
+      this.remembered.counts = {};
+      this.remembered.lastSent = null;
     }
-    if (this.carried.model !== this.options.model) {
-      this.carried.model = this.options.model;
-      this.carried.counts = {};
-      this.carried.lastSent = null;
-      this.carried.calibration = null;
+    if (this.remembered.model !== this.options.model) {
+      this.remembered.model = this.options.model;
+      this.remembered.counts = {};
+      this.remembered.lastSent = null;
+      this.remembered.calibration = null;
     }
   }
 
@@ -315,14 +319,14 @@ export class Compactor {
   private keepCounts(keys: readonly string[]): void {
     const kept: Record<string, number> = {};
     const recent = keys.slice(Math.max(0, keys.length - this.options.maxCountEntries));
-    for (const k of recent) kept[k] = this.carried.counts[k] ?? 0;
-    this.carried.counts = kept;
+    for (const k of recent) kept[k] = this.remembered.counts[k] ?? 0;
+    this.remembered.counts = kept;
   }
 
   private pushRecord(record: FoldRecord): void {
-    this.carried.folds.push(record);
-    if (this.carried.folds.length > this.options.foldsKept)
-      this.carried.folds.splice(0, this.carried.folds.length - this.options.foldsKept);
+    this.remembered.folds.push(record);
+    if (this.remembered.folds.length > this.options.foldsKept)
+      this.remembered.folds.splice(0, this.remembered.folds.length - this.options.foldsKept);
   }
 }
 
