@@ -4,6 +4,7 @@
  */
 import type { BackoffMemory } from '../core/fold/backoff';
 import type { FoldRecord } from '../core/fold/fold-record';
+import { triggerThreshold } from '../core/plan/trigger';
 import type { FoldProgress } from '../contract/fold-progress';
 import { foldDetails } from './fold-details';
 
@@ -62,7 +63,7 @@ export function renderCurrentDetails(d: CurrentDetailsInput): string {
   const lines = [
     `**conversation** \`${d.conversationId}\` · ${d.model}${d.closed ? ' · closed' : ''}`,
     `**tokens** ${groupDigits(d.tokens)} / ${groupDigits(d.budget)} (${share}%) · fold at ` +
-      `${groupDigits(Math.floor(d.budget * d.triggerRatio))} · ${d.messages} live messages, ${d.archived} archived`,
+      `${groupDigits(triggerThreshold(d.budget, d.triggerRatio))} · ${d.messages} live messages, ${d.archived} archived`,
     `**folds** ${d.folds}`,
   ];
   if (d.lastFold) lines.push(lastFoldLine(d.lastFold));

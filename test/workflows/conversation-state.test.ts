@@ -101,6 +101,21 @@ const withCalibration = (state: ConversationState): void => {
   assert.notEqual(state.carried.calibration?.anchor, null);
 };
 
+/**
+ * Never called: compiled only. `npm run typecheck` fails if any of these writes through the read-only view compiles,
+ * so every change of the state has to go through a method of the class.
+ */
+export function writesThroughTheViewDoNotCompile(state: ConversationState): void {
+  // @ts-expect-error a field of the carried state
+  state.carried.version = 5;
+  // @ts-expect-error a field of a live entry
+  state.carried.live[0]!.tokens = 1;
+  // @ts-expect-error a list of the carried state
+  state.carried.live.push(state.carried.live[0]!);
+  // @ts-expect-error the calibration
+  state.carried.calibration = null;
+}
+
 describe('ConversationState transitions', () => {
   it('carries the same JSON fields as before (continue-as-new input and recorded histories)', () => {
     assert.deepEqual(Object.keys(fresh().carried), [
