@@ -7,13 +7,7 @@ import { PROFILE_NAME } from '../contract/summarizer-settings';
 import { DEFAULT_PROFILE_NAME, type SummarizerProfiles } from '../summarizers/profiles';
 import type { SummarizerConfig, SummarizerMode } from '../summarizers/types';
 import { ConfigError, checkSetting } from './config-error';
-import { schema, type Config, type Setting } from './schema';
-
-/** The keys of one profile: those of the `summarizer:` section except `profile`. */
-export type ProfileKey = Exclude<keyof typeof schema.summarizer, 'profile'>;
-
-/** One profile as written in temporal.yaml, every key filled. */
-export type SummarizerProfileConfig = { [K in ProfileKey]: Config['summarizer'][K] };
+import { schema, type Config, type ProfileKey, type Setting, type SummarizerProfileConfig } from './schema';
 
 const profileKeys = Object.keys(schema.summarizer).filter((k) => k !== 'profile') as ProfileKey[];
 

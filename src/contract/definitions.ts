@@ -9,9 +9,11 @@ import type { FoldRecord } from '../core/fold/fold-record';
 import type { MessageFormat, Usage } from '../core/messages/types';
 import type { ConversationSettings, RunLimits, SettingsPatch } from './settings';
 import type { FoldProgress } from './fold-progress';
+import type { ContextPatch } from './patch';
 import type { PrefixReuse } from './prefix-reuse';
 
 export type { FoldProgress } from './fold-progress';
+export type { ContextPatch } from './patch';
 
 /** Workflow ids are derived from conversation ids with this prefix. */
 export const workflowIdPrefix = 'conversation-';
@@ -66,17 +68,6 @@ export interface AppendInput {
    * they change). At most 128 tools and 128 KiB of JSON.
    */
   tools?: unknown[];
-}
-
-/**
- * How to turn the caller's mirror into the new context: concatenate the segments, where `copy: [from, to]` is a slice
- * of (mirror at `baseVersion` ++ the messages just sent) and `insert` is literal messages (a summary, a clipped
- * message). When `baseVersion` is not the mirror's version, the mirror is stale: read the `context` query instead.
- */
-export interface ContextPatch {
-  baseVersion: number;
-  version: number;
-  segments: ({ copy: [number, number] } | { insert: unknown[] })[];
 }
 
 /** Result of `append` and `prepare`: small, whatever the conversation's length (history grows O(new messages)). */

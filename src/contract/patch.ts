@@ -2,7 +2,17 @@
  * Context patches: how a caller's mirror becomes the new context without the workflow sending the whole transcript
  * back on every turn (which is how conversations on Temporal reach the 50 MB history limit).
  */
-import type { ContextPatch } from './definitions';
+
+/**
+ * How to turn the caller's mirror into the new context: concatenate the segments, where `copy: [from, to]` is a slice
+ * of (mirror at `baseVersion` ++ the messages just sent) and `insert` is literal messages (a summary, a clipped
+ * message). When `baseVersion` is not the mirror's version, the mirror is stale: read the `context` query instead.
+ */
+export interface ContextPatch {
+  baseVersion: number;
+  version: number;
+  segments: ({ copy: [number, number] } | { insert: unknown[] })[];
+}
 
 /** Identity of one live message: `uid` names the message, `rev` counts rewrites (clipping, eviction). */
 export interface EntryKey {

@@ -3,11 +3,11 @@
  * continue-as-new; secrets never appear here (the summarizer gets the *name* of the variable holding its key).
  */
 import { resolveOptions, type CompactionOptions, type KeepPolicy } from '../core/plan/options';
-import { defaultFoldLimits, foldLimitsProblem, type FoldLimits } from './fold-limits';
+import { defaultFoldLimits, foldLimitsProblem } from './fold-limits';
 import { checkFoldSettings, defaultFoldSettings, foldSettingKeys, type FoldSettings } from './fold-settings';
 import { unknownKeyMessage } from '../core/input/known-keys';
-import { checkPlanSettings } from './validate-plan';
-import { checkLimits } from './validate-limits';
+import { checkPlanSettings, type PlanSettings } from './validate-plan';
+import { checkLimits, type RunLimits } from './validate-limits';
 import { checkRules } from './pin-rules';
 import { settingsTogetherProblem } from './settings-together';
 import {
@@ -19,6 +19,8 @@ import {
 import { toolsProblem } from './tool-schemas';
 
 export type { SummarizerSettings } from './summarizer-settings';
+export type { PlanSettings } from './validate-plan';
+export type { RunLimits } from './validate-limits';
 
 /** What a conversation is compacted against (and, from `FoldSettings`, how its folds run). */
 export interface ConversationSettings extends FoldSettings {
@@ -65,19 +67,6 @@ export interface ConversationSettings extends FoldSettings {
    * messages at most a quarter of the budget. Absent in conversations started before rules existed. @default []
    */
   rules?: string[];
-}
-
-/** The planning options a conversation may set beyond budget, trigger and policy. */
-export type PlanSettings = Omit<CompactionOptions, 'budget' | 'triggerRatio' | 'policy'>;
-
-/** Run limits: when to continue-as-new, and the summarize activity's bounds (see `FoldLimits`). Tests lower them. */
-export interface RunLimits extends FoldLimits {
-  /** Continue-as-new after this many updates in one run (the server caps a run at 2 000). @default 1500 */
-  maxUpdatesPerRun: number;
-  /** Continue-as-new past this many history bytes (the server warns at 10 MiB, fails at 50 MiB). @default 8 MiB */
-  maxHistoryBytes: number;
-  /** Continue-as-new past this many history events (warn at 10 240, fail at 51 200). @default 8000 */
-  maxHistoryEvents: number;
 }
 
 /** Largest budget a conversation accepts, in tokens (see `mergeSettings`). */

@@ -4,7 +4,17 @@
  * server's own caps, so it is refused at start.
  */
 import { unknownKeyMessage } from '../core/input/known-keys';
-import type { RunLimits } from './settings';
+import type { FoldLimits } from './fold-limits';
+
+/** Run limits: when to continue-as-new, and the summarize activity's bounds (see `FoldLimits`). Tests lower them. */
+export interface RunLimits extends FoldLimits {
+  /** Continue-as-new after this many updates in one run (the server caps a run at 2 000). @default 1500 */
+  maxUpdatesPerRun: number;
+  /** Continue-as-new past this many history bytes (the server warns at 10 MiB, fails at 50 MiB). @default 8 MiB */
+  maxHistoryBytes: number;
+  /** Continue-as-new past this many history events (warn at 10 240, fail at 51 200). @default 8000 */
+  maxHistoryEvents: number;
+}
 
 /** Inclusive range of the run limits, with why (the fold limits are checked together by `foldLimitsProblem`). */
 export const LIMIT_RANGES: Partial<Record<keyof RunLimits, { min: number; max: number }>> = {

@@ -4,9 +4,11 @@
  * later fold.
  */
 import { unknownKeyMessage } from '../core/input/known-keys';
-import type { ItemSelector } from '../core/plan/options';
+import type { CompactionOptions, ItemSelector } from '../core/plan/options';
 import type { ItemRole } from '../core/messages/types';
-import type { PlanSettings } from './settings';
+
+/** The planning options a conversation may set beyond budget, trigger and policy. */
+export type PlanSettings = Omit<CompactionOptions, 'budget' | 'triggerRatio' | 'policy'>;
 
 const ROLES: readonly ItemRole[] = [
   'instructions',

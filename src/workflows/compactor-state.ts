@@ -9,6 +9,7 @@ import type { Calibration } from '../core/calibration';
 import { isBackoffMemory, type BackoffMemory } from '../core/fold/backoff';
 import { parseFoldRecord, type FoldRecord } from '../core/fold/fold-record';
 import type { MessageFormat } from '../core/messages/types';
+import { isCount, isObject } from '../core/input/json-values';
 
 /** Failure type of the `ApplicationFailure` thrown for saved state that is not a compactor's. */
 export const INVALID_COMPACTOR_STATE = 'InvalidCompactorState';
@@ -104,14 +105,6 @@ export function parseCompactorState(value: unknown): CompactorState {
   if (!(s.lastError === null || (isObject(s.lastError) && typeof s.lastError.message === 'string'))) bad('lastError');
   const state = s as unknown as CompactorState;
   return { ...state, counts: { ...state.counts }, folds };
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function isCount(v: unknown): boolean {
-  return typeof v === 'number' && Number.isInteger(v) && v >= 0;
 }
 
 function isMemory(v: unknown): v is FoldMemory {

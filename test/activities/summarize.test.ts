@@ -4,8 +4,7 @@ import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { DefaultLogger } from '@temporalio/worker';
 import type { SummarizeHeartbeat, SummarizeInput, SummarizeOutput } from '../../src/activities/summarize';
 import { createSummarizeActivity } from '../../src/activities/summarize';
-import type { OpenAITestServer } from '../support/openai-server';
-import { startOpenAIServer } from '../support/openai-server';
+import { useOpenAIServer } from '../support/openai-server';
 import { TEST_KEY, chatHead } from '../summarizers/helpers';
 import { testProfiles } from '../support/profiles';
 
@@ -37,13 +36,7 @@ async function failure(p: Promise<unknown>): Promise<unknown> {
 }
 
 describe('activities/summarize', () => {
-  let server: OpenAITestServer;
-  beforeEach(async () => {
-    server = await startOpenAIServer();
-  });
-  afterEach(async () => {
-    await server.close();
-  });
+  const server = useOpenAIServer();
 
   const chat = { profile: 'chat' };
   const profiles = () =>

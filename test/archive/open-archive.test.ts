@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ArchiveConfigError } from '../../src/archive/archive';
 import { openArchive, openArchiveReader, sqliteArchivePath } from '../../src/archive/open-archive';
 import { loadConfig } from '../../src/config/load-config';
+import { spawnWorkerEntry } from '../support/npm-worker';
 import { testDatabaseUrl } from '../support/postgres';
 
 const root = resolve(__dirname, '..', '..');
@@ -14,11 +14,7 @@ const root = resolve(__dirname, '..', '..');
 function runWorkerProcess(
   env: Record<string, string>
 ): Promise<{ code: number | null; stderr: string; stdout: string }> {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'src/worker.ts'], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawnWorkerEntry(env);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

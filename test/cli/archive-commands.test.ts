@@ -1,16 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { PostgresArchive } from '../../src/archive/postgres-archive';
 import { conversationWorkflowId } from '../../src/contract/definitions';
 import { foldRecord } from '../archive/conformance';
+import { bin, run } from '../support/cli';
 import { freshDatabase } from '../support/postgres';
-
-const bin = resolve(__dirname, '..', '..', 'bin', 'durable-compaction');
-const run = promisify(execFile);
 
 describe('inspect and export on the PostgreSQL archive (the configured driver)', function () {
   this.timeout(60_000);

@@ -1,29 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { runPlan } from '../../src/cli/plan';
-import { CliUsageError, type CliIO } from '../../src/cli/io';
+import { CliUsageError } from '../../src/cli/io';
+import { bin, capture, fileWriter, run } from '../support/cli';
 import { corpusConversation, corpusDir } from '../support/corpus';
 import { createTokenCounter } from '../../src/tokens';
 
-const bin = resolve(__dirname, '..', '..', 'bin', 'durable-compaction');
-const run = promisify(execFile);
-
-function capture(): CliIO & { out: string[]; err: string[] } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { out, err, stdout: (s) => out.push(s), stderr: (s) => err.push(s) };
-}
-
-const tmp = mkdtempSync(join(tmpdir(), 'dc-plan-'));
-function file(name: string, content: string): string {
-  const p = join(tmp, name);
-  writeFileSync(p, content);
-  return p;
-}
+const file = fileWriter('dc-plan-');
 const tau = join(corpusDir, 'conversations', 'tau-bench-gpt4o-airline-task2.json');
 
 describe('cli plan', () => {

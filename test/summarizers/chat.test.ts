@@ -1,19 +1,12 @@
 import assert from 'node:assert/strict';
 import { createSummarizer } from '../../src/summarizers';
-import type { OpenAITestServer } from '../support/openai-server';
-import { startOpenAIServer } from '../support/openai-server';
+import { useOpenAIServer } from '../support/openai-server';
 import { testCounterFor } from '../support/test-counter';
 import { SUMMARY_MARKER } from '../../src/core/messages/summary-marker';
 import { TEST_KEY, chatHead, chatRequest, summarizerFor } from './helpers';
 
 describe('summarizers/chat over HTTP', () => {
-  let server: OpenAITestServer;
-  beforeEach(async () => {
-    server = await startOpenAIServer();
-  });
-  afterEach(async () => {
-    await server.close();
-  });
+  const server = useOpenAIServer();
 
   it('summarises with one call: no tools, the output limit, our instructions, the key only in the header', async () => {
     server.script({ kind: 'text', text: 'The handler crash was fixed.', usage: { input: 120, output: 9 } });

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import type { OpenAITestServer } from '../support/openai-server';
-import { startOpenAIServer } from '../support/openai-server';
+import { useOpenAIServer } from '../support/openai-server';
 import { SummarizerConfigError } from '../../src/summarizers';
 import { chatRequest, rejection, summarizerFor } from './helpers';
 
@@ -14,13 +13,7 @@ const head: unknown[] = [
 const request = { format: 'responses' as const, messages: head, budget: 10_000, model: 'm', foldedTokens: 1200 };
 
 describe('summarizers/compact over HTTP', () => {
-  let server: OpenAITestServer;
-  beforeEach(async () => {
-    server = await startOpenAIServer();
-  });
-  afterEach(async () => {
-    await server.close();
-  });
+  const server = useOpenAIServer();
 
   it('returns the endpoint output as the folded part: user messages as returned, then the compaction item', async () => {
     server.script({ kind: 'compaction', size: 80, usage: { input: 900, output: 30 } });

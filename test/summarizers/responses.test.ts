@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import type { OpenAITestServer } from '../support/openai-server';
-import { startOpenAIServer } from '../support/openai-server';
+import { useOpenAIServer } from '../support/openai-server';
 import { TEST_KEY, summarizerFor } from './helpers';
 
 const responsesHead: unknown[] = [
@@ -17,13 +16,7 @@ const responsesHead: unknown[] = [
 ];
 
 describe('summarizers/responses over HTTP', () => {
-  let server: OpenAITestServer;
-  beforeEach(async () => {
-    server = await startOpenAIServer();
-  });
-  afterEach(async () => {
-    await server.close();
-  });
+  const server = useOpenAIServer();
 
   const request = {
     format: 'responses' as const,

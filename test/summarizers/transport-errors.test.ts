@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SummarizerAbortedError, SummarizerCallError, createSummarizer } from '../../src/summarizers';
 import type { SummarizerMode } from '../../src/summarizers';
-import type { OpenAITestServer, ScriptedReply } from '../support/openai-server';
-import { startOpenAIServer } from '../support/openai-server';
+import { useOpenAIServer, type ScriptedReply } from '../support/openai-server';
 import { testCounterFor } from '../support/test-counter';
 import { TEST_KEY, chatRequest, rejection, summarizerFor } from './helpers';
 
@@ -19,13 +18,7 @@ const responsesRequest = {
 const requestFor = (mode: SummarizerMode) => (mode === 'chat' ? chatRequest() : responsesRequest);
 
 describe('summarizers: transport failures over HTTP', () => {
-  let server: OpenAITestServer;
-  beforeEach(async () => {
-    server = await startOpenAIServer();
-  });
-  afterEach(async () => {
-    await server.close();
-  });
+  const server = useOpenAIServer();
 
   async function fail(mode: SummarizerMode, reply: ScriptedReply, config = {}): Promise<SummarizerCallError> {
     server.script(reply);

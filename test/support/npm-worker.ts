@@ -1,5 +1,6 @@
 /** `npm start`'s worker (src/worker.ts) in its own process, for tests of the real entry point. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { resolve } from 'node:path';
 
 const root = resolve(__dirname, '..', '..');
@@ -16,11 +17,7 @@ export interface StartedWorker {
  * @throws Error with its output when it exits first or does not poll within `timeoutMs` (default 60 s).
  */
 export function startNpmWorker(env: Record<string, string>, timeoutMs = 60_000): Promise<StartedWorker> {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'src/worker.ts'], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawnWorkerEntry(env);
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (out += c.toString()));
@@ -38,5 +35,14 @@ export function startNpmWorker(env: Record<string, string>, timeoutMs = 60_000):
         ok({ child, output: () => out });
       }
     }, 100);
+  });
+}
+
+/** @returns src/worker.ts started with `env` added to this process's environment, its output piped. */
+export function spawnWorkerEntry(env: Record<string, string>): ChildProcessByStdio<null, Readable, Readable> {
+  return spawn(process.execPath, ['--require', 'tsx/cjs', 'src/worker.ts'], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
 }

@@ -313,3 +313,34 @@ export async function startOpenAIServer(options: OpenAITestServerOptions = {}): 
     close,
   };
 }
+
+/**
+ * Starts a fresh server before each test of the calling `describe` and closes it after the test.
+ * @returns a handle on the running test's server: read its members inside tests (it throws outside one).
+ */
+export function useOpenAIServer(options?: OpenAITestServerOptions): OpenAITestServer {
+  let current: OpenAITestServer | undefined;
+  beforeEach(async () => {
+    current = await startOpenAIServer(options);
+  });
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  const now = (): OpenAITestServer => {
+    if (!current) throw new Error('useOpenAIServer: the server runs only while a test of its describe runs');
+    return current;
+  };
+  return {
+    get baseURL() {
+      return now().baseURL;
+    },
+    get requests() {
+      return now().requests;
+    },
+    script: (...replies) => now().script(...replies),
+    remaining: () => now().remaining(),
+    inFlight: () => now().inFlight(),
+    close: () => now().close(),
+  };
+}

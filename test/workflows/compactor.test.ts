@@ -10,7 +10,7 @@ import { foldedMemory, PrefixMatcher, viewOf } from '../../src/workflows/compact
 import { initialCompactorState, parseCompactorState } from '../../src/workflows/compactor-state';
 import { prefixHash } from '../../src/core/hash';
 import type { SummarizerProfiles } from '../../src/summarizers/profiles';
-import { startOpenAIServer, type OpenAITestServer } from '../support/openai-server';
+import { useOpenAIServer } from '../support/openai-server';
 import { TEST_CHAT_PROFILE, testProfiles } from '../support/profiles';
 import { workflowBundle, withWorker } from '../support/temporal';
 
@@ -178,13 +178,7 @@ describe('the embeddable compactor', function () {
   });
 
   describe('with a summarizer that fails', () => {
-    let server: OpenAITestServer;
-    beforeEach(async () => {
-      server = await startOpenAIServer();
-    });
-    afterEach(async () => {
-      await server.close();
-    });
+    const server = useOpenAIServer();
     const options = {
       budget: 2000,
       format: 'chat' as const,
@@ -192,14 +186,19 @@ describe('the embeddable compactor', function () {
     };
     const env = { DC_TEST_KEY: 'sk-test-secret' };
 
-    it('sends the context unfolded after an unusable summary, and backs off the same prefix', async () => {
-      server.script({ kind: 'empty' }, { kind: 'empty' });
+    /** Runs the loop past the fold trigger (one fold, then a turn after it) with the summarizer as scripted. */
+    const runPastTrigger = () => {
       const steps: AgentStep[] = [
         { append: [system, user(0)] },
         ...turns(1, 7),
         { append: [{ role: 'user', content: 'ok' }] },
       ];
-      const { result, calls } = await runLoop({ steps, compactor: options }, env, testProfiles(server.baseURL));
+      return runLoop({ steps, compactor: options }, env, testProfiles(server.baseURL));
+    };
+
+    it('sends the context unfolded after an unusable summary, and backs off the same prefix', async () => {
+      server.script({ kind: 'empty' }, { kind: 'empty' });
+      const { result, calls } = await runPastTrigger();
       const failed = result.log.find((t) => t.report.fold)!;
       assert.equal(failed.report.fold!.ok, false);
       assert.equal(failed.report.fold!.error?.kind, 'no_text');
@@ -217,12 +216,7 @@ describe('the embeddable compactor', function () {
 
     it('sends unfolded and backs off when the provider refuses (the activity fails)', async () => {
       server.script({ kind: 'status', status: 400, message: 'bad request' });
-      const steps: AgentStep[] = [
-        { append: [system, user(0)] },
-        ...turns(1, 7),
-        { append: [{ role: 'user', content: 'ok' }] },
-      ];
-      const { result, calls } = await runLoop({ steps, compactor: options }, env, testProfiles(server.baseURL));
+      const { result, calls } = await runPastTrigger();
       const failed = result.log.find((t) => t.report.fold)!;
       assert.equal(failed.report.fold!.error?.kind, 'provider');
       assert.equal(failed.report.sent, failed.report.messages);

@@ -1,19 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { ActivityFailure, ApplicationFailure, CancelledFailure, TimeoutFailure } from '@temporalio/common';
 import { FoldApplyError } from '../../src/core/fold/errors';
-import { normalize } from '../../src/core/messages/normalize';
-import { planFold } from '../../src/core/plan';
 import { beginFold, classifyFoldError, completeFold, type SummaryOutcome } from '../../src/workflows/fold-step';
+import { plan, raws, transcript } from './planned-fold-fixture';
 
-const system = { role: 'system', content: 'Be brief.' };
-const turn = (i: number) => [
-  { role: 'user', content: `question ${i} `.repeat(30) },
-  { role: 'assistant', content: `answer ${i} `.repeat(30) },
-];
-const raws = [system, ...Array.from({ length: 8 }, (_, i) => turn(i)).flat()];
-const transcript = normalize(raws, 'chat');
-const tokens = raws.map((r) => Math.ceil(JSON.stringify(r).length / 4));
-const plan = planFold({ transcript, tokens, options: { budget: 600, policy: 'items', keepLast: 4 } });
 const usage = { usage: null, responseId: null, outputTypes: [], attempts: 1 };
 const ok: SummaryOutcome = { ok: true, summary: { kind: 'text', text: 'A summary.' }, identifiers: null, ...usage };
 const failed: SummaryOutcome = {

@@ -4,7 +4,7 @@ import { isMarkedSummary } from '../../src/core/messages/text';
 import { createTokenCounter } from '../../src/tokens';
 import { corpusConversation } from '../support/corpus';
 import { driveConversation } from '../support/drive';
-import { startOpenAIServer, type OpenAITestServer } from '../support/openai-server';
+import { useOpenAIServer } from '../support/openai-server';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';
 import { conversationWorkflowId } from '../../src/contract/definitions';
 import { TEST_CHAT_PROFILE, testProfiles } from '../support/profiles';
@@ -77,13 +77,7 @@ describe('folding in the conversation workflow', function () {
   });
 
   describe('with a model summarizer that fails', () => {
-    let server: OpenAITestServer;
-    beforeEach(async () => {
-      server = await startOpenAIServer();
-    });
-    afterEach(async () => {
-      await server.close();
-    });
+    const server = useOpenAIServer();
 
     it('sends the context unfolded, backs off the same prefix, and folds once it has grown', async () => {
       const { messages } = corpusConversation('tau2-bench-gpt41-retail-task38');

@@ -1,22 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { normalize } from '../../src/core/messages/normalize';
-import { planFold } from '../../src/core/plan';
 import { beginFold } from '../../src/workflows/fold-step';
 import { foldDetails } from '../../src/visibility/fold-details';
 import { layoutNow, prefixStands, progressOf, type PendingFold } from '../../src/workflows/pending-fold';
+import { plan, raws } from './planned-fold-fixture';
 
-const system = { role: 'system', content: 'Be brief.' };
-const turn = (i: number) => [
-  { role: 'user', content: `question ${i} `.repeat(30) },
-  { role: 'assistant', content: `answer ${i} `.repeat(30) },
-];
-const raws = [system, ...Array.from({ length: 8 }, (_, i) => turn(i)).flat()];
-const tokens = raws.map((r) => Math.ceil(JSON.stringify(r).length / 4));
-const plan = planFold({
-  transcript: normalize(raws, 'chat'),
-  tokens,
-  options: { budget: 600, policy: 'items', keepLast: 4 },
-});
 const pending = (): PendingFold => ({
   ticket: beginFold({ plan, raws, tokensBefore: 700, startedAt: Date.UTC(2026, 0, 1) }),
   prefixUids: raws.slice(0, plan.split).map((_, i) => `m${i}`),

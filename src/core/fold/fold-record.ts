@@ -2,6 +2,7 @@
  * The record of one fold attempt (after S2's `Fold`), successful or not: plain JSON data, so the workflow can keep it
  * in its state, the archive can store it as one line and a later process can rebuild its back-off from it.
  */
+import { isCount, isObject } from '../input/json-values';
 import type { Usage } from '../messages/types';
 import type { SummaryErrorKind } from './validate-summary';
 
@@ -141,12 +142,4 @@ export function parseFoldRecord(value: unknown): FoldRecord {
   if (value.ok !== (value.error === null))
     throw new FoldRecordError("fold record: 'ok' must be true exactly when 'error' is null");
   return value as unknown as FoldRecord;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function isCount(v: unknown): boolean {
-  return typeof v === 'number' && Number.isInteger(v) && v >= 0;
 }

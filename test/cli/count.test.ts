@@ -1,28 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { runCount } from '../../src/cli/count';
-import type { CliIO } from '../../src/cli/io';
 import { CliUsageError } from '../../src/cli/io';
 import { createTokenCounter } from '../../src/tokens';
+import { bin, capture, fileWriter, run } from '../support/cli';
 import { corpusConversation, corpusDir } from '../support/corpus';
 
-const bin = resolve(__dirname, '..', '..', 'bin', 'durable-compaction');
-const run = promisify(execFile);
-const capture = (): CliIO & { out: string[]; err: string[] } => {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { out, err, stdout: (s) => out.push(s), stderr: (s) => err.push(s) };
-};
-const dir = mkdtempSync(join(tmpdir(), 'count-cli-'));
-const file = (name: string, content: string): string => {
-  const path = join(dir, name);
-  writeFileSync(path, content);
-  return path;
-};
+const file = fileWriter('count-cli-');
 
 describe('cli count', () => {
   const name = 'tau-bench-gpt4o-airline-task2';
