@@ -13,14 +13,8 @@ import { startOpenAIServer, type OpenAITestServer } from '../support/openai-serv
 import { TEST_CHAT_PROFILE, testProfiles } from '../support/profiles';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';
 import { sharedTestEnv } from '../support/temporal';
+import { system, user } from '../support/shop-conversation';
 
-const system = { role: 'system', content: 'You are a helpful shop assistant.' };
-/** A user turn of roughly 280 tokens, different for every `i`. */
-const user = (i: number) => ({
-  role: 'user',
-  content:
-    `Request ${i}: ` + `please check the shipping status of order ${1000 + i} and tell me when it arrives. `.repeat(18),
-});
 const assistant = (i: number) => ({ role: 'assistant', content: `Order ${1000 + i} ships tomorrow.` });
 const summaryText = (m: unknown): string | null => {
   const c = (m as { content?: unknown }).content;

@@ -13,18 +13,12 @@ import type { SummarizerProfiles } from '../../src/summarizers/profiles';
 import { useOpenAIServer } from '../support/openai-server';
 import { TEST_CHAT_PROFILE, testProfiles } from '../support/profiles';
 import { workflowBundle, withWorker } from '../support/temporal';
+import { system, user } from '../support/shop-conversation';
 
 const counter = createTokenCounter({ model: 'gpt-4o' });
 const contextTokens = (messages: unknown[]): number =>
   counter.countMessages(messages, 'chat').reduce((a, b) => a + b, 0) + counter.replyPriming;
 
-const system = { role: 'system', content: 'You are a helpful shop assistant.' };
-/** A user turn of roughly 280 tokens, different for every `i`. */
-const user = (i: number) => ({
-  role: 'user',
-  content:
-    `Request ${i}: ` + `please check the shipping status of order ${1000 + i} and tell me when it arrives. `.repeat(18),
-});
 const turns = (from: number, to: number): AgentStep[] =>
   Array.from({ length: to - from }, (_, k) => ({ append: [user(from + k)] }));
 const isSummary = (m: unknown): boolean => {
