@@ -5,7 +5,7 @@
  * cache reuses), summaries, and at the end the identifiers of messages that left the context still readable in it.
  */
 import { collectIdentifiers } from '../../src/core/fold/identifiers';
-import { adapterFor } from '../../src/core/messages/adapters';
+import { adapterFor } from '../../src/core/messages/adapter-for-format';
 import type { TokenCounter } from '../../src/tokens';
 import { cachedTokens, inputCost, summaryCost } from './price-model';
 import type { Strategy } from './strategies';

@@ -3,7 +3,7 @@
  * (append-only, with per-message counts) before every request and returns the context it would send. They share one
  * simulation loop (simulate.ts) and one summarizer (the offline extractive digest), so only the policy differs.
  */
-import { adapterFor } from '../../src/core/messages/adapters';
+import { adapterFor } from '../../src/core/messages/adapter-for-format';
 import { normalize } from '../../src/core/messages/normalize';
 import { safeAtOrBefore, safeCuts } from '../../src/core/plan';
 import { createSummarizer } from '../../src/summarizers';

@@ -3,10 +3,10 @@
  * archive, token counters, summarizer defaults) so tests and other deployments can swap them.
  */
 import type { ConversationArchive } from '../archive/archive';
-import { adapterFor } from '../core/messages/adapters';
+import { adapterFor } from '../core/messages/adapter-for-format';
 import { evictStaleToolResults } from '../core/fold/evict';
 import { normalize } from '../core/messages/normalize';
-import { clipItem } from '../core/plan/clip';
+import { clipItem } from '../core/plan/clip-oversized';
 import {
   builtinProfiles,
   findProfile,

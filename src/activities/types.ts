@@ -64,14 +64,6 @@ export type SummarizeFoldResult =
       attempts: number;
     };
 
-/** `countTokens` on arbitrary messages of the conversation's format. */
-export interface CountInput {
-  model: string;
-  format: MessageFormat;
-  messages: unknown[];
-  tools?: unknown[];
-}
-
 export interface RecordFoldInput {
   conversationId: string;
   record: FoldRecord;

@@ -7,7 +7,7 @@ import { buildChatRequest } from '../core/fold/summary-request';
 import type { Transcript } from '../core/messages/types';
 import { maxOutputTokens } from './limits';
 import { requestInput } from './request-input';
-import type { Candidate } from './run-fold';
+import type { Candidate } from './attempt-loop';
 import { chatUsage } from './usage';
 import type { SummarizeContext, SummarizeRequest, SummarizerConfig } from './types';
 

@@ -6,7 +6,7 @@ import type OpenAI from 'openai';
 import { contentText } from '../core/messages/text';
 import type { Transcript } from '../core/messages/types';
 import { SummarizerConfigError } from './classify-error';
-import type { Candidate } from './run-fold';
+import type { Candidate } from './attempt-loop';
 import { responsesUsage } from './usage';
 import type { SummarizeContext, SummarizeRequest, SummarizerConfig, TextCounter } from './types';
 

@@ -6,7 +6,7 @@
 import type { Transcript } from '../core/messages/types';
 import { buildDigest } from './extractive/digest';
 import { digestCap, summaryCap } from './limits';
-import type { Candidate } from './run-fold';
+import type { Candidate } from './attempt-loop';
 import type { SummarizeRequest, SummarizerConfig, TextCounter } from './types';
 
 /**

@@ -12,8 +12,8 @@ import { createClient } from './client';
 import { compactAttempt } from './compact';
 import { extractiveAttempt } from './extractive';
 import { responsesAttempt } from './responses';
-import type { Candidate } from './run-fold';
-import { runFold } from './run-fold';
+import type { Candidate } from './attempt-loop';
+import { runSummaryAttempts } from './attempt-loop';
 import type {
   SummarizeContext,
   SummarizeRequest,
@@ -53,7 +53,7 @@ export function createSummarizer(config: SummarizerConfig, deps: SummarizerDeps)
     const counter = deps.counterFor(req.model);
     const base = { mode, config, request: req, transcript, counter, ctx, ...(deps.now ? { now: deps.now } : {}) };
     if (mode === 'extractive') {
-      return runFold({
+      return runSummaryAttempts({
         ...base,
         attempt: (n) => Promise.resolve(extractiveAttempt(config, req, transcript, counter, n)),
       });
@@ -61,7 +61,7 @@ export function createSummarizer(config: SummarizerConfig, deps: SummarizerDeps)
     const apiKey = readApiKey(config, deps.env);
     const client = createClient(config, apiKey);
     const attempt = modelAttempt(mode, client, config, req, transcript, counter, ctx);
-    return runFold({
+    return runSummaryAttempts({
       ...base,
       attempt: async (n) => {
         try {

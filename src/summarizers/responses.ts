@@ -8,7 +8,7 @@ import type { Transcript } from '../core/messages/types';
 import { SummarizerCallError } from './classify-error';
 import { maxOutputTokens } from './limits';
 import { requestInput } from './request-input';
-import type { Candidate } from './run-fold';
+import type { Candidate } from './attempt-loop';
 import { responsesUsage } from './usage';
 import type { SummarizeContext, SummarizeRequest, SummarizerConfig } from './types';
 

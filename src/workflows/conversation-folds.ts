@@ -19,7 +19,7 @@ import { applyCalibration, dropAnchor } from '../core/calibration';
 import { foldedMeta } from '../core/fold/apply';
 import { shouldBackOff, startsWith } from '../core/fold/backoff';
 import type { FoldRecord } from '../core/fold/fold-record';
-import { adapterFor } from '../core/messages/adapters';
+import { adapterFor } from '../core/messages/adapter-for-format';
 import type { Transcript } from '../core/messages/types';
 import { planFold, triggerThreshold, type FoldPlan } from '../core/plan';
 import { prefixHash } from '../core/hash';

@@ -4,7 +4,7 @@
  * in the conversation's state; a summary that is ready crosses continue-as-new with it.
  */
 import type { FoldLayout } from '../core/fold/layout';
-import type { SummaryMeta } from '../core/messages/adapter';
+import type { SummaryMeta } from '../core/messages/format-adapter';
 import type { Transcript } from '../core/messages/types';
 import type { FoldProgress } from '../contract/fold-progress';
 import type { FoldTicket, SummaryOutcome } from './fold-step';

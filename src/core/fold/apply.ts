@@ -2,8 +2,8 @@
  * Applying a fold: the folded context in the caller's own format, instructions hoisted first, then what stands in for
  * the folded part, then the pinned items, then the kept tail. Kept elements are the caller's raws, untouched.
  */
-import type { FormatAdapter, SummaryMeta } from '../messages/adapter';
-import { adapterFor } from '../messages/adapters';
+import type { FormatAdapter, SummaryMeta } from '../messages/format-adapter';
+import { adapterFor } from '../messages/adapter-for-format';
 import type { Transcript } from '../messages/types';
 import { checkFoldResult } from './check';
 import { FoldApplyError } from './errors';

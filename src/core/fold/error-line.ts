@@ -1,5 +1,5 @@
 /** Recognising an error report in tool output. */
-import { clip, oneLine } from './clip';
+import { clip, oneLine } from './text-clip';
 
 // A line that *starts* as an error report: "Error: …", "fatal: …", "** (CompileError) …", "TypeError: …",
 // "Traceback …", "npm ERR!", a tool-use error tag, or a non-zero exit code. Listings that merely contain the word

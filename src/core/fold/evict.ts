@@ -5,7 +5,7 @@
  * and so does the latest read of each hot path. Elements are never removed — only a result's output changes — so
  * every call keeps its result, and a second run changes nothing.
  */
-import { adapterFor } from '../messages/adapters';
+import { adapterFor } from '../messages/adapter-for-format';
 import type { Item, Transcript } from '../messages/types';
 import { isHot, type HotPaths } from './hot-paths';
 import { isOffloaded, pointerFor, pointerText, readKey, type OffloadPointer } from './pointer';

@@ -1,5 +1,5 @@
 /** The one argument that says what a tool call did: the file it read, the command it ran, the record it fetched. */
-import { oneLine } from './clip';
+import { oneLine } from './text-clip';
 
 // Arguments that name the target of an action, most telling first.
 const KEY_ARGUMENTS = [

@@ -7,7 +7,7 @@
  * commands, and so on.
  */
 import type { ToolCall } from '../messages/types';
-import { clip, oneLine } from './clip';
+import { clip, oneLine } from './text-clip';
 
 /** Lines of a file, 1-based and inclusive; no `end` means to the end of the file. */
 export interface LineRange {

@@ -4,7 +4,7 @@
  * payloads; the payloads stay in the archive.
  */
 import type { Item } from '../messages/types';
-import { clip, oneLine } from './clip';
+import { clip, oneLine } from './text-clip';
 
 /** Clip lengths of {@link renderHead}, in UTF-16 code units. */
 export interface RenderOptions {

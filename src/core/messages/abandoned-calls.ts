@@ -4,7 +4,7 @@
  * crashed, the process restarted) and the call is abandoned. An abandoned call gets a synthetic "not run" result,
  * recorded like any message, so it pairs and folds like any call and result; a pending call is never folded.
  */
-import { adapterFor } from './adapters';
+import { adapterFor } from './adapter-for-format';
 import { pairResults } from './pair';
 import type { Item, MessageFormat } from './types';
 

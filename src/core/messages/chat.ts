@@ -2,7 +2,7 @@
  * OpenAI Chat Completions messages: `system`, `developer`, `user` (string or parts), `assistant` (optionally with
  * `tool_calls`), `tool`. The legacy `function` role passes through as role `other`.
  */
-import type { FormatAdapter } from './adapter';
+import type { FormatAdapter } from './format-adapter';
 import { contentText, isMarkedSummary, markedSummaryText, notRunText, replaceContentText } from './text';
 import type { Item, ItemRole, ToolCall } from './types';
 import { TranscriptValidationError, describe, expectRecord, isRecord, optionalString, requireString } from './validate';

@@ -1,11 +1,11 @@
 /** The message model: formats, adapters, normalisation, validation and send-time normalisation. */
 export * from './types';
-export * from './adapter';
+export * from './format-adapter';
 export { SUMMARY_MARKER } from './summary-marker';
 export { chatAdapter, type ChatMessage } from './chat';
 export { responsesAdapter, type ResponsesItem } from './responses';
 export { s0Adapter, s0SummaryHeader, type S0Message } from './s0';
-export { adapterFor } from './adapters';
+export { adapterFor } from './adapter-for-format';
 export { detectFormat } from './detect';
 export { normalize, denormalize, pendingCalls } from './normalize';
 export { TranscriptValidationError, type ValidationProblemKind } from './validate';

@@ -1,4 +1,4 @@
-import { adapterFor } from './adapters';
+import { adapterFor } from './adapter-for-format';
 import { detectFormat } from './detect';
 import { pairResults } from './pair';
 import type { MessageFormat, Transcript } from './types';

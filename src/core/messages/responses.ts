@@ -4,7 +4,7 @@
  * (custom tools, computer use, local shell), `reasoning`, `compaction` (role summary). Any other item type passes
  * through untouched as role `other`.
  */
-import type { FormatAdapter } from './adapter';
+import type { FormatAdapter } from './format-adapter';
 import { contentText, isMarkedSummary, markedSummaryText, notRunText, replaceContentText } from './text';
 import type { Item, ItemRole, ToolCall } from './types';
 import { TranscriptValidationError, describe, expectRecord, isRecord, optionalString, requireString } from './validate';

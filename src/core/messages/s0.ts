@@ -4,7 +4,7 @@
  * wrote. An activity is a tool action and its outcome in one message, so S0 has no separate calls or results.
  * Unknown types pass through as role `other`.
  */
-import type { FormatAdapter } from './adapter';
+import type { FormatAdapter } from './format-adapter';
 import { notRunText } from './text';
 import type { Item, ItemRole } from './types';
 import { TranscriptValidationError, describe, expectRecord, isRecord, optionalString } from './validate';

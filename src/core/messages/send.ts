@@ -3,8 +3,8 @@
  * provider has each call's results in call order right after the calls, and no call left without a result. Works on
  * raws so it can run on a folded context, whatever produced it.
  */
-import type { FormatAdapter } from './adapter';
-import { adapterFor } from './adapters';
+import type { FormatAdapter } from './format-adapter';
+import { adapterFor } from './adapter-for-format';
 import { detectFormat } from './detect';
 import { pairResults } from './pair';
 import type { Item, MessageFormat } from './types';

@@ -4,7 +4,7 @@
  */
 import { SUMMARY_MARKER } from './summary-marker';
 import { isRecord } from './validate';
-import type { SummaryMeta } from './adapter';
+import type { SummaryMeta } from './format-adapter';
 import type { ToolCall } from './types';
 
 /** Part types that carry prose in `text`, across chat and Responses content arrays. */

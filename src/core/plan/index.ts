@@ -14,4 +14,4 @@ export { safeCuts, safeAtOrBefore, cutGroups } from './safe-cut';
 export { matchesSelector } from './selector';
 export { triggerThreshold } from './trigger';
 export { roundStarts } from './policies/rounds';
-export { clipItem, clipOversized, type ClipResult } from './clip';
+export { clipItem, clipOversized, type ClipResult } from './clip-oversized';

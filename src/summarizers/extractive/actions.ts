@@ -1,5 +1,5 @@
 /** One line per tool action: the tool's name and its key argument; repeats merged with a count. */
-import { clip } from '../../core/fold/clip';
+import { clip } from '../../core/fold/text-clip';
 import type { Item } from '../../core/messages/types';
 import { keyArgument } from '../../core/fold/key-argument';
 

@@ -1,5 +1,5 @@
 /** Token-capped selection helpers of the extractive digest. */
-import { ELLIPSIS, safePrefix } from '../../core/fold/clip';
+import { ELLIPSIS, safePrefix } from '../../core/fold/text-clip';
 
 /** A token measure. */
 export type Count = (text: string) => number;

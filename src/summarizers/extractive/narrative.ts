@@ -2,7 +2,7 @@
  * The narrative of the extractive summary: what the assistant said that is not narration of its next step, and one
  * line per distinct tool action. Filler ("Perfect! Now let me …") is removed and repeats are collapsed.
  */
-import { clip } from '../../core/fold/clip';
+import { clip } from '../../core/fold/text-clip';
 import { splitStatements } from '../../core/fold/state-ledger/sentences';
 import type { Item } from '../../core/messages/types';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { clip, safePrefix } from '../../../src/core/fold/clip';
+import { clip, safePrefix } from '../../../src/core/fold/text-clip';
 import { renderHead } from '../../../src/core/fold/render';
 import { normalize } from '../../../src/core/messages/normalize';
 

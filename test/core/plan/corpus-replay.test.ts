@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { normalize } from '../../../src/core/messages/normalize';
 import { planFold } from '../../../src/core/plan/plan';
-import { clipOversized } from '../../../src/core/plan/clip';
+import { clipOversized } from '../../../src/core/plan/clip-oversized';
 import { applyFold } from '../../../src/core/fold/apply';
 import { createTokenCounter } from '../../../src/tokens';
 import { corpusConversations } from '../../support/corpus';

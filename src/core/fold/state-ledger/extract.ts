@@ -3,7 +3,7 @@
  * reminder (classified by its wording, `said` when it has none), the normative and decisive statements of long pasted
  * text, the assistant's decisions, the latest task list, and the errors that no later call resolved.
  */
-import { clip } from '../clip';
+import { clip } from '../text-clip';
 import { errorLine } from '../error-line';
 import { keyArgument } from '../key-argument';
 import type { Item } from '../../messages/types';

@@ -2,7 +2,7 @@
  * The ledger as text, and the one way it is printed in every summary so that the next fold can read it back
  * (`parse.ts`): a heading per kind, one line per entry, `- [#SEQ, STATUS] text (was: …)`.
  */
-import { clip } from '../clip';
+import { clip } from '../text-clip';
 import { statementValues } from './sentences';
 import { KIND_HEADING, KIND_ORDER } from './types';
 import type { EntryKind, LedgerEntry, StateLedger } from './types';

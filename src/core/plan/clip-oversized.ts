@@ -3,8 +3,8 @@
  * fold the item a tail has to keep. An item above `clipRatio × budget` keeps its head and its end, and the middle is
  * replaced by a marker saying how much was cut and where the full text is (the conversation archive).
  */
-import { adapterFor } from '../messages/adapters';
-import type { FormatAdapter } from '../messages/adapter';
+import { adapterFor } from '../messages/adapter-for-format';
+import type { FormatAdapter } from '../messages/format-adapter';
 import type { Item, Transcript } from '../messages/types';
 
 /** One clipped item. */

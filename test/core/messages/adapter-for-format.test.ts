@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { adapterFor } from '../../../src/core/messages/adapters';
+import { adapterFor } from '../../../src/core/messages/adapter-for-format';
 import { chatAdapter } from '../../../src/core/messages/chat';
 import { responsesAdapter } from '../../../src/core/messages/responses';
 import { s0Adapter } from '../../../src/core/messages/s0';

@@ -37,8 +37,8 @@ export interface Candidate {
   outputTypes: string[];
 }
 
-/** What {@link runFold} needs. */
-export interface RunFoldInput {
+/** What {@link runSummaryAttempts} needs. */
+export interface SummaryAttemptsInput {
   mode: SummarizerMode;
   config: SummarizerConfig;
   request: SummarizeRequest;
@@ -61,7 +61,7 @@ export interface RunFoldInput {
  * @returns the success or the unfolded failure
  * @throws whatever `attempt` throws (transport errors)
  */
-export async function runFold(input: RunFoldInput): Promise<SummarizeResult> {
+export async function runSummaryAttempts(input: SummaryAttemptsInput): Promise<SummarizeResult> {
   const { mode, request, counter, ctx } = input;
   const now = input.now ?? Date.now;
   const maxAttempts = input.maxAttempts ?? 2;
@@ -109,7 +109,7 @@ export async function runFold(input: RunFoldInput): Promise<SummarizeResult> {
 }
 
 function accept(
-  input: RunFoldInput,
+  input: SummaryAttemptsInput,
   c: Candidate,
   summaryTokens: number,
   record: { attempts: number; usage: Usage | undefined; rejected: SummaryErrorKind[] }

@@ -1,4 +1,4 @@
-import type { FormatAdapter } from './adapter';
+import type { FormatAdapter } from './format-adapter';
 import { chatAdapter } from './chat';
 import { responsesAdapter } from './responses';
 import { s0Adapter } from './s0';

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { normalize } from '../../../src/core/messages/normalize';
-import { clipItem, clipMarker, clipOversized } from '../../../src/core/plan/clip';
+import { clipItem, clipMarker, clipOversized } from '../../../src/core/plan/clip-oversized';
 import { chatAdapter } from '../../../src/core/messages/chat';
 import { calls, result, sys, user } from './fixtures';
 
