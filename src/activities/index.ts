@@ -194,7 +194,7 @@ function summaryMode(profiles: SummarizerProfiles, choice: SummarizerChoice): st
 
 /**
  * Summarizes a fold's head (the originals, in order) as `summarizeFold` does: stale tool outputs become pointers
- * first (S1), then the configured summarizer writes the summary. Shared by the activity and the offline `fold` CLI.
+ * first, then the configured summarizer writes the summary. Shared by the activity and the offline `fold` CLI.
  * @returns the fold's summary, or why there is none.
  */
 export async function summarizeHead(
@@ -206,7 +206,7 @@ export async function summarizeHead(
   summarize: (input: SummarizeInput) => Promise<SummarizeOutput>,
   observe?: (outcome: 'ok' | 'failed' | 'error', seconds: number) => void
 ): Promise<SummarizeFoldResult> {
-  // Old tool outputs become pointers saying how to get them back (S1): the summarizer reads less, loses nothing.
+  // Old tool outputs become pointers saying how to get them back: the summarizer reads less, loses nothing.
   const { raws: messages } = evictStaleToolResults(normalize(head, input.format), {
     budget: input.budget,
     keepReminders: true,

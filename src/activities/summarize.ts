@@ -52,7 +52,7 @@ export interface SummarizeActivityDeps {
   heartbeatMs?: number;
   /** Run as a plain function, not inside a Temporal activity (no heartbeats, no cancellation). @default false */
   outsideActivity?: boolean;
-  /** Progress hook (S3 progress / complete), e.g. for metrics. */
+  /** Progress hook (per attempt, and once with the outcome), e.g. for metrics. */
   onProgress?: (
     event: { type: 'start'; progress: SummarizeProgress } | { type: 'complete'; result: SummarizeResult }
   ) => void;
@@ -90,7 +90,7 @@ export function toApplicationFailure(err: SummarizerCallError): ApplicationFailu
 /**
  * Creates the `summarize` activity.
  *
- * @returns `summarize(input)`: resolves to the fold's result (success, or an S2 "unfolded" failure)
+ * @returns `summarize(input)`: resolves to the fold's result (success, or an "unfolded" failure: the context is sent as it was)
  * @throws (from `summarize`) ApplicationFailure for transport and configuration errors; CancelledFailure when the
  *   activity was cancelled
  */

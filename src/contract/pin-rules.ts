@@ -33,7 +33,7 @@ export function checkRules(v: unknown): string[] {
   });
 }
 
-/** Roles (chat, Responses) and S0 types a pin is accepted on: what a rule is said in. */
+/** Roles (chat, Responses) and typed-message types a pin is accepted on: what a rule is said in. */
 const PINNABLE_ROLES = ['user', 'system', 'developer'];
 const PINNABLE_S0_TYPES = ['user', 'instructions', 'context'];
 

@@ -48,10 +48,10 @@ export interface ConversationSettings extends FoldSettings {
    */
   plan: PlanSettings;
   /**
-   * S1's eviction: when a user turn starts with the context at or above this share of the budget, and inside a turn
+   * Eviction of stale tool outputs: when a user turn starts with the context at or above this share of the budget, and inside a turn
    * once the fold trigger is reached, old tool outputs in the live context are replaced by pointers saying how to get
    * them back (the archive keeps them), which postpones folds. Off by default because every eviction rewrites the middle of the prompt and so costs a
-   * provider prompt-cache miss; S1 uses 0.5. 0 = off. @default 0
+   * provider prompt-cache miss; 0.5 evicts early (postponing folds). 0 = off. @default 0
    */
   evictAtRatio: number;
   /**

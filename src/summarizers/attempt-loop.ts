@@ -1,5 +1,5 @@
 /**
- * The attempt loop every mode shares (S2): a candidate that has no text, is incomplete or is not smaller than what it
+ * The attempt loop every mode shares: a candidate that has no text, is incomplete or is not smaller than what it
  * folds is asked for once more; a second rejection fails the fold "unfolded" with that kind. Usage is summed over
  * attempts; the last response's id and output types are recorded; the ledger is applied to the accepted text.
  */

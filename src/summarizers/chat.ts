@@ -1,5 +1,5 @@
 /**
- * `chat` mode: `chat.completions.create` against any OpenAI-compatible base URL, no tools (S2: the summarizer must
+ * `chat` mode: `chat.completions.create` against any OpenAI-compatible base URL, no tools (the summarizer must
  * answer in text), output limited to min(budget/2, 8192) unless configured.
  */
 import type OpenAI from 'openai';

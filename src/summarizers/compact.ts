@@ -1,5 +1,5 @@
 /**
- * `compact` mode (S2 New): the OpenAI compaction endpoint. Its output (the user messages as it returns them, then one
+ * `compact` mode: the OpenAI compaction endpoint. Its output (the user messages as it returns them, then one
  * opaque compaction item) is spliced in as the folded part. Only a Responses transcript can hold that item.
  */
 import type OpenAI from 'openai';

@@ -42,7 +42,7 @@ export const DEFAULT_MODE: SummarizerMode = 'extractive';
 /**
  * Creates a summarizer for one configuration.
  *
- * @returns a function that folds one head: resolves to a success or an "unfolded" failure (S2 kinds)
+ * @returns a function that folds one head: resolves to a success or an "unfolded" failure (too large, incomplete, no text)
  * @throws (from the returned function) SummarizerCallError for transport and configuration errors,
  *   SummarizerAbortedError when `ctx.signal` aborted the request, TranscriptValidationError for malformed messages
  */

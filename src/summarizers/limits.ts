@@ -1,12 +1,12 @@
-/** Size limits derived from the conversation budget (S2) and the config. */
+/** Size limits derived from the conversation budget and the config. */
 import type { SummarizerConfig } from './types';
 
-/** S2's cap on a summary call's output. */
+/** The cap on a summary call's output. */
 export const SUMMARY_MAX_OUTPUT_TOKENS = 8192;
 
 /**
  * The output-token limit of a summary call: `config.maxOutputTokens` when positive; a negative value sends none;
- * unset or 0 means `min(floor(budget / 2), 8192)` (S2), and none when that is 0 (a budget of 1). A profile's
+ * unset or 0 means `min(floor(budget / 2), 8192)`, and none when that is 0 (a budget of 1). A profile's
  * `outputTokensCap` bounds whichever applies.
  *
  * @returns the limit, or `undefined` to send none
@@ -38,7 +38,7 @@ export function ledgerCap(config: SummarizerConfig, budget: number, headroom: nu
 
 /**
  * The hard cap of an extractive summary (task, state ledger and narrative): a quarter of the budget (so with the
- * identifier ledger it stays well inside the S2 output limit of half the budget), at most 8192, and smaller than what
+ * identifier ledger it stays well inside the output limit of half the budget), at most 8192, and smaller than what
  * the fold replaces. It is never below 1: at a budget of 256 the summary degrades to fit 64 tokens.
  *
  * @returns the cap in tokens

@@ -5,7 +5,7 @@ import type { SummarizeRequest, SummarizerConfig } from './types';
 /**
  * What the summary-request builders get for one fold, shared by the `chat` and `responses` modes.
  * @param defaultStyle how the head travels when `config.headStyle` is not set.
- * @returns the builder input: the head's items, the agent's system prompt when it may lead (S3 cache prefix), the
+ * @returns the builder input: the head's items, the agent's system prompt when it may lead (so the request shares the agent's prompt-cache prefix), the
  *   head style and the render clips.
  */
 export function requestInput(

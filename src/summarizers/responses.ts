@@ -1,5 +1,5 @@
 /**
- * `responses` mode (S2 NewLocal): `responses.create` with `store: false`, no tools, reasoning items left out of the
+ * `responses` mode: `responses.create` with `store: false`, no tools, reasoning items left out of the
  * input, output limited to min(budget/2, 8192) unless configured.
  */
 import type OpenAI from 'openai';

@@ -49,7 +49,7 @@ export interface SummarizerConfig {
   apiKeyFile?: string;
   /** Per-request timeout of the client, ms. @default 120000 */
   timeoutMs?: number;
-  /** Max output tokens of a summary call; 0 = the default, negative = send none. @default min(floor(budget / 2), 8192) (S2) */
+  /** Max output tokens of a summary call; 0 = the default, negative = send none. @default min(floor(budget / 2), 8192) */
   maxOutputTokens?: number;
   /** Upper bound on the output limit, whatever `maxOutputTokens` asks (a profile's cap). @default none */
   outputTokensCap?: number;
@@ -57,11 +57,11 @@ export interface SummarizerConfig {
   instructions?: string;
   /** Field carrying the chat output limit. @default 'max_completion_tokens' for api.openai.com, else 'max_tokens' */
   maxTokensField?: 'max_tokens' | 'max_completion_tokens';
-  /** How the head travels. @default 'rendered' for chat, 'verbatim' for responses (S2 NewLocal) */
+  /** How the head travels. @default 'rendered' for chat, 'verbatim' for responses */
   headStyle?: HeadStyle;
   /** Clip lengths of the rendered head. */
   render?: RenderOptions;
-  /** Lead the summary request with the agent's system prompt (S3 cache prefix). @default true */
+  /** Lead the summary request with the agent's system prompt (so the request shares the agent's prompt-cache prefix). @default true */
   shareSystemPrompt?: boolean;
   ledger?: LedgerConfig;
   extractive?: ExtractiveOptions;
@@ -79,7 +79,7 @@ export interface SummarizeRequest {
   model: string;
   /** Tokens of `messages`: a summary must come out smaller. */
   foldedTokens: number;
-  /** The agent's own system prompt, to lead the request (S3). */
+  /** The agent's own system prompt, to lead the request (a shared prompt-cache prefix). */
   systemPrompt?: string;
   /** Archive sequence number of each message of `messages` (`null`: not archived), for the ledger's pointers. */
   seqs?: (number | null)[];
@@ -98,13 +98,13 @@ export interface SummarizeContext {
   signal?: AbortSignal;
   /** Called while waiting on a model call (the activity heartbeats). */
   heartbeat?: () => void;
-  /** Called before each attempt's blocking call (S3 progress callback). */
+  /** Called before each attempt's blocking call (progress). */
   onStart?: (progress: SummarizeProgress) => void;
-  /** Called once with the outcome (S3 complete callback). */
+  /** Called once with the outcome (completion). */
   onComplete?: (result: SummarizeResult) => void;
 }
 
-/** What all outcomes record (S2 Fold fields). */
+/** What all outcomes record. */
 export interface SummarizeRecord {
   mode: SummarizerMode;
   /** Model calls made (1 or 2; the extractive digest counts as a call). */
@@ -138,7 +138,7 @@ export interface SummarizeSuccess extends SummarizeRecord {
   stateLedger?: { appended: number };
 }
 
-/** A fold that failed "unfolded" (S2): the transcript is sent as it was. */
+/** A fold that failed "unfolded": the transcript is sent as it was. */
 export interface SummarizeFailure extends SummarizeRecord {
   ok: false;
   kind: SummaryErrorKind;

@@ -1,7 +1,7 @@
 /**
  * Per-message pricing for the three wire formats. A message costs its envelope (cookbook §6: 3 per message, +1 per
  * `name`), its role's tokens, and the tokens of everything it carries: content text, tool-call names and arguments,
- * tool-result output, reasoning summaries, and, for what we do not model field by field, its rendered JSON (S0:
+ * tool-result output, reasoning summaries, and, for what we do not model field by field, its rendered JSON (typed messages:
  * "leaving a field out is how a conversation overruns its window while the estimate says there is room").
  */
 import type { MessageFormat } from '../core/messages/types';
@@ -16,7 +16,7 @@ export type TextCount = (text: string) => number;
 export interface MessagePrice {
   /** Framing: 3 per message, +1 when it has a `name`. */
   envelope: number;
-  /** Tokens of the role (chat/responses `role`, S0 `type`). */
+  /** Tokens of the role (chat/responses `role`, typed-message `type`). */
   role: number;
   /** Tokens of everything the message carries. */
   body: number;
@@ -120,7 +120,7 @@ function priceResponsesItem(item: Obj, count: TextCount): MessagePrice {
   }
 }
 
-/** S0 messages: `type` priced like a role, `text`, then `payload` and `meta` as rendered JSON (S0 pricing rule). */
+/** Typed messages (format `'s0'`): `type` priced like a role, `text`, then `payload` and `meta` as rendered JSON (the typed-message pricing rule). */
 function priceS0(m: Obj, count: TextCount): MessagePrice {
   const type = str(m.type);
   if (type === undefined) throw new TokenInputError(`s0 message needs a string 'type'`);

@@ -1,5 +1,5 @@
 /**
- * S2 Transform's fold memory, as pure functions: which view of the caller's transcript to send (the remembered fold's
+ * The remembered-fold transform's memory, as pure functions: which view of the caller's transcript to send (the remembered fold's
  * output in place of the prefix it replaced, while the transcript still starts with that prefix), and what to
  * remember after a new fold. Also the content keys per-message counts are stored under.
  *
@@ -71,7 +71,7 @@ export class PrefixMatcher {
 }
 
 /**
- * S2 `view`: the remembered fold's output followed by the rest of the transcript when the transcript still starts
+ * The view: the remembered fold's output followed by the rest of the transcript when the transcript still starts
  * with the folded prefix; otherwise the transcript as it is.
  * @returns the view; `forgot` tells the caller to drop the memory.
  */

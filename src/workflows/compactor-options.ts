@@ -44,11 +44,11 @@ export interface CompactorOptions extends CompactionOptions {
    * @default the worker's default profile
    */
   summarizer?: Partial<SummarizerSettings>;
-  /** The agent's own system prompt, leading each summary request (S3 cache prefix). @default none */
+  /** The agent's own system prompt, leading each summary request (so the request shares the agent's prompt-cache prefix). @default none */
   systemPrompt?: string;
   /** Tool schemas sent with every model call, counted against the budget. @default none */
   tools?: unknown[];
-  /** Predicates in addition to the `pin`/`filter` selectors (S2 WithPin / WithFilter). Not carried in state. */
+  /** Predicates in addition to the `pin`/`filter` selectors (pin: kept verbatim; filter: hidden from the summarizer). Not carried in state. */
   predicates?: PlanPredicates;
   /** Activity options and names. */
   activities?: CompactorActivityOptions;

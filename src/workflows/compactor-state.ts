@@ -1,6 +1,6 @@
 /**
  * The embeddable compactor's state: plain JSON data the caller carries across its own continue-as-new. It holds the
- * fold memory (S2 `prefixLen`/`prefixHash`/`output`), per-message token counts of the last context sent, the back-off
+ * fold memory (`prefixLen`/`prefixHash`/`output`), per-message token counts of the last context sent, the back-off
  * memory, calibration and a bounded tail of fold records. Every part is bounded: its size does not grow with the
  * length of the conversation, only with the size of the context sent.
  */
@@ -14,7 +14,7 @@ import { isCount, isObject } from '../core/input/json-values';
 /** Failure type of the `ApplicationFailure` thrown for saved state that is not a compactor's. */
 export const INVALID_COMPACTOR_STATE = 'InvalidCompactorState';
 
-/** The remembered fold (S2): the transcript's first `prefixLen` messages are sent as `output`. */
+/** The remembered fold: the transcript's first `prefixLen` messages are sent as `output`. */
 export interface FoldMemory {
   /** How many of the caller's messages the fold replaced. */
   prefixLen: number;

@@ -1,6 +1,6 @@
 /**
  * The embeddable compactor: for agent loops that already are Temporal workflows. The caller keeps its own full
- * transcript and, before each model call, asks `prepare(messages)` for the context to send. It runs S2's Transform
+ * transcript and, before each model call, asks `prepare(messages)` for the context to send. It runs the remembered-fold transform
  * with this project's core and activities: while the transcript still starts with the prefix the last fold replaced,
  * the remembered fold is reused (no summarizer call); when the context reaches the trigger it plans, summarizes the
  * head through the `summarize` activity (inline, no archive), applies and remembers the fold. A failed fold sends the
@@ -38,7 +38,7 @@ export { INVALID_COMPACTOR_STATE } from './compactor-state';
 export const INVALID_TRANSCRIPT = 'InvalidTranscript';
 
 /**
- * A failed prefix is tried again once a fold would take in this many more items: S2's default keep, as in the
+ * A failed prefix is tried again once a fold would take in this many more items: the `items` policy's default keep (4), as in the
  * conversation workflow (the auto policy may move its cut by a whole turn for one short message, which says nothing
  * about whether the same summary would now work).
  */
@@ -104,7 +104,7 @@ export class Compactor {
   }
 
   /**
-   * The context to send for the caller's full transcript (S2 Transform): the remembered fold's output in place of the
+   * The context to send for the caller's full transcript: the remembered fold's output in place of the
    * prefix it replaced while the transcript still starts with it, and a new fold when that view reaches the trigger.
    * Calls are serialised, so concurrent handlers of one workflow see each other's folds.
    * @param messages the whole transcript so far, in one wire format (not mutated; keep message objects unchanged).

@@ -47,7 +47,7 @@ import { pinnedIndices } from './pins';
 /** Marks histories written since background folds; older histories replay with blocking folds. */
 export const BACKGROUND_FOLDS_PATCH = 'background-folds';
 
-/** A failed prefix is tried again once a fold would take in this many more items (S2's default keep). */
+/** A failed prefix is tried again once a fold would take in this many more items (the `items` policy's default keep). */
 const BACKOFF_ITEMS = 4;
 
 /** What a fold decision during `prepare` did. */
@@ -324,7 +324,7 @@ export class ConversationFolds {
 
   /**
    * Whether the planned prefix failed before and has not grown enough to try again — nor, with `escalate`, waited out
-   * the escalating delay after consecutive failures. The growth margin is S2's default keep (4 items), not this plan's
+   * the escalating delay after consecutive failures. The growth margin is the `items` policy's default keep (4 items), not this plan's
    * tail: the auto policy may move its cut by a whole turn when one short message arrives.
    */
   private backingOff(plan: FoldPlan, escalate: boolean): boolean {
@@ -513,7 +513,7 @@ export class ConversationFolds {
     return { decision: `fold discarded: ${why}` };
   }
 
-  /** S3 truncate mode: the oldest rounds leave without a summary (the archive keeps them). */
+  /** Truncate mode: the oldest rounds leave without a summary (the archive keeps them). */
   private async truncate(transcript: Transcript, plan: FoldPlan, estimate: number): Promise<FoldOutcome> {
     const s = this.state.carried;
     const number = this.state.nextFoldNumber();

@@ -5,7 +5,7 @@
  *   archive stores the message without it) and the live entry is marked pinned; every fold keeps it verbatim after the
  *   summary (as `plan.pin` does), so it leaves the context only by `rewind`.
  * - `settings.rules` (strings): one rules element right after the leading instructions, in the conversation's format
- *   (chat `system`, Responses `developer`, S0 `instructions`). It is an instructions item, so folds keep it in front,
+ *   (chat `system`, Responses `developer`, typed-message `instructions`). It is an instructions item, so folds keep it in front,
  *   and it sits in the prompt's stable prefix (system prompt + rules), which a provider's prompt cache reuses across
  *   folds; it changes only when `configure` replaces the rules.
  *

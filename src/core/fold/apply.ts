@@ -73,7 +73,7 @@ export function applyFold(input: ApplyFoldInput): unknown[] {
 }
 
 /**
- * Builds the context of a truncating plan (S3's truncate mode): the dropped items simply leave, with no summary in
+ * Builds the context of a truncating plan (truncate mode): the dropped items simply leave, with no summary in
  * their place; instructions stay hoisted first and the tail follows.
  * @returns a new array of the caller's kept raws, by reference.
  * @throws FoldApplyError when the plan is not of kind `truncate`, or when the layout breaks a safety rule.

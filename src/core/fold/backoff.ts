@@ -1,5 +1,5 @@
 /**
- * Back-off after a failed fold (S2). A prefix whose summary failed "unfolded" (too large, incomplete, no text) would
+ * Back-off after a failed fold. A prefix whose summary failed "unfolded" (too large, incomplete, no text) would
  * most likely fail the same way on the next turn, costing two summarizer calls each time. So the failure is
  * remembered — the prefix's hash, its length and the token count that triggered the fold — and that prefix is not
  * folded again until it has grown enough to make a different outcome likely. The memory is plain JSON data, so the
@@ -51,7 +51,7 @@ export interface BackoffDelays {
 
 /**
  * When a prefix that failed `memory.failures` times in a row may be tried again: at once after the first failure
- * (growth alone decides, as in S2), then `initialMs × 2^(failures − 2)` after the last failure, at most `maxMs`.
+ * (growth alone decides), then `initialMs × 2^(failures − 2)` after the last failure, at most `maxMs`.
  * @returns epoch milliseconds; `memory.at` (or 0 when unknown) after a single failure.
  */
 export function retryAt(memory: BackoffMemory, delays: BackoffDelays): number {

@@ -1,5 +1,5 @@
 /**
- * Eviction (S1): before anything is summarised, old tool-result payloads are swapped for typed pointers saying how to
+ * Eviction: before anything is summarised, old tool-result payloads are swapped for typed pointers saying how to
  * get them back (see `pointer.ts`). Relevance first: a file read that a later read of the same file and range (or a
  * later whole-file read) supersedes goes first, even when recent; of the rest, the most recent results stay verbatim,
  * and so does the latest read of each hot path. Elements are never removed — only a result's output changes — so
@@ -10,12 +10,12 @@ import type { Item, Transcript } from '../messages/types';
 import { isHot, type HotPaths } from './hot-paths';
 import { isOffloaded, pointerFor, pointerText, readKey, type OffloadPointer } from './pointer';
 
-/** Results kept verbatim at the smallest and the largest budgets (S1's clamp). */
+/** Results kept verbatim at the smallest and the largest budgets. */
 export const MIN_KEEP_TOOL_RESULTS = 8;
 export const MAX_KEEP_TOOL_RESULTS = 32;
 
 /**
- * How many recent tool results to keep verbatim for a token budget: one per 10 000 tokens, clamped to 8…32 (S1).
+ * How many recent tool results to keep verbatim for a token budget: one per 10 000 tokens, clamped to 8…32.
  * @returns the count.
  */
 export function keepToolResultsFor(budget: number): number {

@@ -1,5 +1,5 @@
 /**
- * The record of one fold attempt (after S2's `Fold`), successful or not: plain JSON data, so the workflow can keep it
+ * The record of one fold attempt, successful or not: plain JSON data, so the workflow can keep it
  * in its state, the archive can store it as one line and a later process can rebuild its back-off from it.
  */
 import { isCount, isObject } from '../input/json-values';
@@ -8,7 +8,7 @@ import type { SummaryErrorKind } from './validate-summary';
 
 /**
  * Why a fold was not applied.
- * - `too_large`, `incomplete`, `no_text`: the summarizer answered twice with something unusable (S2's "unfolded"
+ * - `too_large`, `incomplete`, `no_text`: the summarizer answered twice with something unusable ("unfolded"
  *   errors); the transcript was sent as it was and the prefix is backed off from.
  * - `unsafe`: the folded context would have broken a safety rule (a bug, reported rather than applied).
  * - `provider`: the summarizer's provider call failed (HTTP, connection, refusal) after its retries.

@@ -1,5 +1,5 @@
 /**
- * Hot paths (S1): files the agent keeps re-reading. Evicting such a file's read only makes the agent read it again, so
+ * Hot paths: files the agent keeps re-reading. Evicting such a file's read only makes the agent read it again, so
  * eviction keeps the latest read of a hot path verbatim. A path read at least twice in one turn gains that many
  * points; every turn halves all scores, so a path cools down when the agent stops reading it; the set is capped. The
  * state is plain JSON data, carried by the workflow from turn to turn.

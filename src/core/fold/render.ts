@@ -1,5 +1,5 @@
 /**
- * Rendering the head of a conversation as a clipped plain transcript for a summarizer (S1 Render): what people said is
+ * Rendering the head of a conversation as a clipped plain transcript for a summarizer: what people said is
  * kept nearly whole, tool mechanics take one line each, tool output is clipped. The model needs the story, not the
  * payloads; the payloads stay in the archive.
  */
@@ -12,7 +12,7 @@ export interface RenderOptions {
   proseClip?: number;
   /** Tool-call arguments. @default 220 */
   argsClip?: number;
-  /** Tool results and S0 activities. @default 220 */
+  /** Tool results and typed-message activities. @default 220 */
   outputClip?: number;
 }
 
@@ -21,7 +21,7 @@ export const RENDER_DEFAULTS: Required<RenderOptions> = { proseClip: 4000, argsC
 
 /**
  * The lines of one item. Instructions are left out (they are never folded and may lead the request as the system
- * prompt); reasoning is left out (S2: a summarizer never sees the agent's reasoning).
+ * prompt); reasoning is left out (a summarizer never sees the agent's reasoning).
  *
  * @returns zero or more lines
  */

@@ -2,8 +2,8 @@
  * The content of a summary request: our own instructions (the state ledger's sections — task, rules and constraints,
  * decisions, facts, current state and next steps, preferences, open questions and errors, details to keep exactly —
  * then what was discussed and done), the head to fold, and optionally the agent's own system prompt in
- * front so the request shares the agent's cache prefix (S3). The previous summary is part of the head and is merged
- * into the new one, never stacked (S2, S3). Reasoning items are never sent (S2 NewLocal).
+ * front so the request shares the agent's cache prefix. The previous summary is part of the head and is merged
+ * into the new one, never stacked. Reasoning items are never sent.
  */
 import type { Item, MessageFormat } from '../messages/types';
 import type { RenderOptions } from './render';
@@ -46,7 +46,7 @@ export interface SummaryRequestInput {
   systemPrompt?: string;
   /**
    * `rendered`: one user message holding a clipped plain transcript (works with any OpenAI-compatible server).
-   * `verbatim`: the caller's own elements followed by the instructions (S2 NewLocal; needs a matching format).
+   * `verbatim`: the caller's own elements followed by the instructions (needs a matching format).
    * @default 'rendered'
    */
   style?: HeadStyle;

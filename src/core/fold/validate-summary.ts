@@ -1,10 +1,10 @@
 /**
- * Candidate-summary validation (S2): a summary is applied only when it has text, was not cut off, and is smaller than
+ * Candidate-summary validation: a summary is applied only when it has text, was not cut off, and is smaller than
  * what it replaces. Anything else is asked once more and then the fold fails "unfolded": the transcript is sent as it
  * was, which is always safe.
  */
 
-/** The S2 "unfolded" error kinds. */
+/** The "unfolded" error kinds (the context is sent as it was). */
 export type SummaryErrorKind = 'no_text' | 'incomplete' | 'too_large';
 
 /** A rejected candidate summary. `kind` says why; the message never carries the summary text. */
@@ -58,7 +58,7 @@ export interface SummaryCandidate {
 }
 
 /**
- * Checks a candidate, in S2's order: incomplete, then no text, then too large.
+ * Checks a candidate, in this order: incomplete, then no text, then too large.
  *
  * @returns the rejection, or `undefined` when the candidate may be applied
  */

@@ -1,13 +1,13 @@
 import type { FormatAdapter } from './format-adapter';
 import { chatAdapter } from './chat';
 import { responsesAdapter } from './responses';
-import { s0Adapter } from './s0';
+import { typedMessagesAdapter } from './typed-messages';
 import type { MessageFormat } from './types';
 
 const ADAPTERS: Record<MessageFormat, FormatAdapter> = {
   chat: chatAdapter,
   responses: responsesAdapter,
-  s0: s0Adapter,
+  s0: typedMessagesAdapter,
 };
 
 /**

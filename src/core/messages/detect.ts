@@ -6,7 +6,7 @@
 import type { MessageFormat } from './types';
 import { isRecord } from './validate';
 
-const S0_TYPES = new Set(['user', 'bot', 'context', 'instructions', 'activity']);
+const TYPED_MESSAGE_TYPES = new Set(['user', 'bot', 'context', 'instructions', 'activity']);
 const RESPONSES_PART_TYPES = new Set(['input_text', 'output_text', 'input_image', 'input_file', 'refusal']);
 
 /** What one element says about the format, or undefined when it fits more than one. */
@@ -14,8 +14,8 @@ export function formatVote(el: unknown): MessageFormat | undefined {
   if (!isRecord(el)) return undefined;
   const type = el.type;
   if (typeof type === 'string') {
-    if (el.role === undefined && S0_TYPES.has(type)) return 's0';
-    // Both S0 and Responses have `reasoning`; Responses puts its text in `summary` parts, S0 in `text`.
+    if (el.role === undefined && TYPED_MESSAGE_TYPES.has(type)) return 's0';
+    // Both typed messages and Responses have `reasoning`; Responses puts its text in `summary` parts, typed messages in `text`.
     if (type === 'reasoning') return typeof el.text === 'string' && !Array.isArray(el.summary) ? 's0' : 'responses';
     if (type === 'message' || type.endsWith('_call') || type.endsWith('_call_output') || type === 'compaction') {
       return 'responses';

@@ -4,7 +4,7 @@ export * from './format-adapter';
 export { SUMMARY_MARKER } from './summary-marker';
 export { chatAdapter, type ChatMessage } from './chat';
 export { responsesAdapter, type ResponsesItem } from './responses';
-export { s0Adapter, s0SummaryHeader, type S0Message } from './s0';
+export { typedMessagesAdapter, typedSummaryHeader, type TypedMessage } from './typed-messages';
 export { adapterFor } from './adapter-for-format';
 export { detectFormat } from './detect';
 export { normalize, denormalize, pendingCalls } from './normalize';

@@ -1,5 +1,5 @@
 /**
- * Send-time normalisation (S3 `orderToolMessages`, Codex `ensure_call_outputs_present`): the context handed to a
+ * Send-time normalisation (tool results in call order, as Codex's `ensure_call_outputs_present`): the context handed to a
  * provider has each call's results in call order right after the calls, and no call left without a result. Works on
  * raws so it can run on a folded context, whatever produced it.
  */
@@ -35,7 +35,7 @@ function callOrder(item: Item): number {
 
 /**
  * Reorders every contiguous run of tool results into the order of the calls they answer; results that answer no
- * call keep their relative order after the matched ones (S3). Idempotent.
+ * call keep their relative order after the matched ones. Idempotent.
  * @returns the input array itself when nothing moves, otherwise a new array of the same raws.
  * @throws TranscriptValidationError on a malformed element.
  */

@@ -1,6 +1,6 @@
 /**
  * The message model every layer shares. A caller's transcript (OpenAI Chat Completions messages, OpenAI Responses
- * input items, or S0 messages) is normalised into one {@link Item} per input element, one-to-one and in order, so
+ * input items, or typed messages (format `'s0'`)) is normalised into one {@link Item} per input element, one-to-one and in order, so
  * indices into `Transcript.items` are indices into the caller's own array. The original element is kept untouched
  * in `raw`: denormalising is returning the raws, which makes normalise → denormalise the identity.
  */
@@ -10,10 +10,10 @@ export type MessageFormat = 'chat' | 'responses' | 's0';
 
 /**
  * What an item is to the planner.
- * - `instructions`: system / developer / S0 `instructions`; never summarised, hoisted to the front.
+ * - `instructions`: system / developer / typed-message `instructions`; never summarised, hoisted to the front.
  * - `summary`: a summary this engine (or the compaction endpoint) produced earlier; folded into the next one.
  * - `tool`: a tool result (chat `tool`, Responses `function_call_output` and friends).
- * - `activity`: S0 `activity`, a tool action and its outcome in one message.
+ * - `activity`: typed-message `activity`, a tool action and its outcome in one message.
  * - `other`: an item type we do not know; preserved, priced, never split from its neighbours' pairs.
  */
 export type ItemRole = 'instructions' | 'user' | 'assistant' | 'tool' | 'reasoning' | 'activity' | 'summary' | 'other';
@@ -48,7 +48,7 @@ export interface Item<Raw = unknown> {
   resultFor?: string;
   /** Human-readable text of the item (prose, tool output, reasoning summary) for rendering and identifier mining. */
   text: string;
-  /** The item's own id where the format has one (S0 `id`, Responses item `id`). */
+  /** The item's own id where the format has one (typed-message `id`, Responses item `id`). */
   id?: string;
   /** The caller's element, untouched. */
   raw: Raw;

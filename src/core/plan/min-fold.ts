@@ -1,5 +1,5 @@
 /**
- * Min-fold (S2): a folded part too small to pay for its summary is not folded.
+ * Min-fold: a folded part too small to pay for its summary is not folded.
  * @returns undefined when the part is large enough, otherwise the reason.
  */
 export function minFoldDecline(foldedTokens: number, minFoldTokens: number): string | undefined {

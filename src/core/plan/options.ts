@@ -12,7 +12,7 @@ export const KEEP_POLICIES: readonly KeepPolicy[] = ['auto', 'turns', 'items', '
 
 /** Selects items by id, role or tool name (JSON-serialisable); an item matches when any listed criterion matches. */
 export interface ItemSelector {
-  /** Item ids (S0 `id`, Responses item `id`). */
+  /** Item ids (typed-message `id`, Responses item `id`). */
   ids?: string[];
   /** Item roles. */
   roles?: ItemRole[];
@@ -26,9 +26,9 @@ export interface ItemSelector {
 export interface CompactionOptions {
   /** The context budget the folded context must fit. Required, > 0. */
   budget: number;
-  /** Fold when the counted tokens reach `floor(budget × triggerRatio)` (S0). @default 0.9 */
+  /** Fold when the counted tokens reach `floor(budget × triggerRatio)`. @default 0.9 */
   triggerRatio?: number;
-  /** Never fold a transcript with fewer items (S0). @default 4 */
+  /** Never fold a transcript with fewer items. @default 4 */
   minMessages?: number;
   /** @default 'auto' */
   policy?: KeepPolicy;
@@ -49,13 +49,13 @@ export interface CompactionOptions {
    * summary) if it costs at most `budget × this`. 0 turns it off. @default 0.1
    */
   pinTurnOpening?: number;
-  /** `turns`: how many real user turns to keep (S1). @default 8 */
+  /** `turns`: how many real user turns to keep. @default 8 */
   keepTurns?: number;
-  /** `items`: how many trailing items to keep before the call/result walk-back (S2). @default 4 */
+  /** `items`: how many trailing items to keep before the call/result walk-back. @default 4 */
   keepLast?: number;
-  /** `ratio`: replaces `max(2, ceil(n × 0.25))` unconditionally, even with 0 (S0 KeepRecentCount). */
+  /** `ratio`: replaces `max(2, ceil(n × 0.25))` unconditionally, even with 0. */
   keepRecentCount?: number;
-  /** `rounds`: fold when the rounds exceed this (S3). @default 10 */
+  /** `rounds`: fold when the rounds exceed this. @default 10 */
   maxRounds?: number;
   /** `rounds`: `compress` folds the oldest half; `truncate` drops the oldest rounds without a summary. @default 'compress' */
   roundsMode?: 'compress' | 'truncate';
@@ -64,14 +64,14 @@ export interface CompactionOptions {
   /** Tokens of a summary item with empty text, for the min-fold default. @default 20 */
   emptySummaryTokens?: number;
   /**
-   * A prefix whose summarised tokens are below this is not folded (S2). The `rounds` policy folds on the round count
-   * (S3 has no token floor), so its default is 0.
+   * A prefix whose summarised tokens are below this is not folded. The `rounds` policy folds on the round count
+   * (it has no token floor), so its default is 0.
    * @default max(floor(budget / 8), 2 × emptySummaryTokens); 0 for `rounds`
    */
   minFoldTokens?: number;
-  /** Items of the folded part kept verbatim after the summary (S2 WithPin), with their call/result group. */
+  /** Items of the folded part kept verbatim after the summary, with their call/result group. */
   pin?: ItemSelector;
-  /** Items of the folded part the summarizer must not see; they still leave the context (S2 WithFilter). */
+  /** Items of the folded part the summarizer must not see; they still leave the context. */
   filter?: ItemSelector;
 }
 

@@ -58,7 +58,7 @@ export function planFold(input: PlanInput): FoldPlan {
   const threshold = triggerThreshold(o.budget, o.triggerRatio);
   const no = (reason: string): FoldPlan => decline(n, o, total, threshold, reason);
 
-  // S3's rounds fire on the round count; every other policy on tokens (S0).
+  // The `rounds` policy fires on the round count; every other policy on tokens.
   const notYet = triggerDecline(o.policy === 'rounds' ? Infinity : total, threshold, n, o.minMessages);
   if (notYet) return no(notYet);
 

@@ -1,6 +1,6 @@
-/** The fold trigger (S0): fold when the counted tokens reach `floor(budget × triggerRatio)`. */
+/** The fold trigger: fold when the counted tokens reach `floor(budget × triggerRatio)`. */
 
-/** `floor(budget × ratio)`, S0's threshold. */
+/** `floor(budget × ratio)`, the fold threshold. */
 export function triggerThreshold(budget: number, ratio: number): number {
   return Math.floor(budget * ratio);
 }

@@ -7,9 +7,9 @@ import type { CompactionOptions, KeepPolicy } from './options';
 
 /** Predicates for the embedded API, applied in addition to the JSON selectors in the options. */
 export interface PlanPredicates {
-  /** Items of the folded part to keep verbatim after the summary (S2 WithPin). */
+  /** Items of the folded part to keep verbatim after the summary. */
   pin?: (item: Item) => boolean;
-  /** Items of the folded part the summarizer must not see (S2 WithFilter). */
+  /** Items of the folded part the summarizer must not see. */
   filter?: (item: Item) => boolean;
 }
 
@@ -26,7 +26,7 @@ export interface PlanInput {
 
 /**
  * `fold`: summarise `summarize`, keep `keep`. `none`: leave the transcript as it is. `truncate`: drop `dropped`
- * without a summary (S3 truncate mode).
+ * without a summary (truncate mode).
  */
 export type PlanKind = 'fold' | 'none' | 'truncate';
 

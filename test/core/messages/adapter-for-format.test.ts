@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { adapterFor } from '../../../src/core/messages/adapter-for-format';
 import { chatAdapter } from '../../../src/core/messages/chat';
 import { responsesAdapter } from '../../../src/core/messages/responses';
-import { s0Adapter } from '../../../src/core/messages/s0';
+import { typedMessagesAdapter } from '../../../src/core/messages/typed-messages';
 import { normalize, denormalize } from '../../../src/core/messages/normalize';
 import { SUMMARY_MARKER } from '../../../src/core/messages/summary-marker';
 import { TranscriptValidationError } from '../../../src/core/messages/validate';
@@ -138,25 +138,25 @@ describe('format adapters', () => {
     });
     it("writes S0's summary message exactly", () => {
       assert.deepEqual(
-        s0Adapter.summaryItem('  \n trimmed \n  ', { droppedCount: 3, summarizedIds: ['id-1', 'id-2'] }),
+        typedMessagesAdapter.summaryItem('  \n trimmed \n  ', { droppedCount: 3, summarizedIds: ['id-1', 'id-2'] }),
         {
           type: 'context',
           text: '[Conversation summary - 3 earlier message(s) condensed]\n\ntrimmed',
           meta: { compacted: true, droppedCount: 3, summarizedIds: ['id-1', 'id-2'] },
         }
       );
-      assert.deepEqual(s0Adapter.summaryItem('x', { droppedCount: 1, summarizedIds: [] }).meta, {
+      assert.deepEqual(typedMessagesAdapter.summaryItem('x', { droppedCount: 1, summarizedIds: [] }).meta, {
         compacted: true,
         droppedCount: 1,
       });
     });
     it('rejects a missing type and a non-string text', () => {
       assert.throws(
-        () => s0Adapter.toItem({ text: 'x' }, 2),
+        () => typedMessagesAdapter.toItem({ text: 'x' }, 2),
         (e: unknown) => e instanceof TranscriptValidationError && e.kind === 'missing-role' && e.index === 2
       );
       assert.throws(
-        () => s0Adapter.toItem({ type: 'user', text: 5 }, 0),
+        () => typedMessagesAdapter.toItem({ type: 'user', text: 5 }, 0),
         (e: unknown) => e instanceof TranscriptValidationError && e.kind === 'wrong-type'
       );
     });
@@ -165,7 +165,7 @@ describe('format adapters', () => {
   it('adapterFor returns each adapter and rejects an unknown format', () => {
     assert.equal(adapterFor('chat'), chatAdapter);
     assert.equal(adapterFor('responses'), responsesAdapter);
-    assert.equal(adapterFor('s0'), s0Adapter);
+    assert.equal(adapterFor('s0'), typedMessagesAdapter);
     assert.throws(() => adapterFor('xml' as never), RangeError);
   });
 });

@@ -1,7 +1,7 @@
 import type { Policy } from './types';
 
 /**
- * `items` — S2's split: keep the last `keepLast` items (default 4); the shared safe-cut walk then moves the cut back
+ * `items` — a count of trailing items: keep the last `keepLast` items (default 4); the shared safe-cut walk then moves the cut back
  * so no kept result loses its call, even with items between them or parallel calls.
  */
 export const itemsPolicy: Policy = ({ items, options }) => {

@@ -1,12 +1,12 @@
 import type { Item } from '../../messages/types';
 import type { Policy } from './types';
 
-/** S3 skips a compression of fewer rounds than this. */
+/** The `rounds` policy skips a compression of fewer rounds than this. */
 export const MIN_COMPRESS_ROUNDS = 3;
 
 /**
- * Start indices of S3's rounds: each real user turn opens one; items before the first turn form a round too when
- * they hold anything but instructions (a previous summary, for example), as S3's summary round does.
+ * Start indices of the rounds: each real user turn opens one; items before the first turn form a round too when
+ * they hold anything but instructions (a previous summary, for example), as a summary round does.
  */
 export function roundStarts(items: readonly Item[]): number[] {
   const starts = items.filter((it) => it.turnStart).map((it) => it.index);
@@ -16,7 +16,7 @@ export function roundStarts(items: readonly Item[]): number[] {
 }
 
 /**
- * `rounds` — S3: fires on the round count, not on tokens. `compress` (default) folds the oldest
+ * `rounds` — fires on the round count, not on tokens. `compress` (default) folds the oldest
  * `min(floor(R/2), R-1)` rounds when there are more than `maxRounds` (default 10) and at least 3 to fold; `truncate`
  * drops the oldest rounds without a summary until `maxRounds` remain.
  */

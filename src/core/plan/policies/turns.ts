@@ -1,7 +1,7 @@
 import type { Policy } from './types';
 
 /**
- * `turns` — S1's Plan: cut at the start of a real user turn so the last `keepTurns` turns (default 8) stay raw. A user
+ * `turns` — whole user turns: cut at the start of a real user turn so the last `keepTurns` turns (default 8) stay raw. A user
  * message that only carries tool results is not a turn start (see `Item.turnStart`).
  */
 export const turnsPolicy: Policy = ({ items, options }) => {

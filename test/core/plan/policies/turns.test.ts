@@ -1,7 +1,7 @@
 // Ports of S1's (memcode) Plan tests, by name, over chat-format sessions.
 import { strict as assert } from 'node:assert';
-import { normalize } from '../../../src/core/messages/normalize';
-import { plan, session, sides, user, calls, result, say } from './fixtures';
+import { normalize } from '../../../../src/core/messages/normalize';
+import { plan, session, sides, user, calls, result, say } from '../fixtures';
 
 const turnsOpts = (keepTurns: number) => ({ budget: 1, policy: 'turns' as const, keepTurns, minFoldTokens: 0 });
 

@@ -1,7 +1,7 @@
 /**
- * The S0 message shape: `{id?, type, text, payload?, meta?}` with type user | bot | context | reasoning |
- * instructions | activity. A `context` message whose `meta.compacted` is true is a summary S0 (or this engine)
- * wrote. An activity is a tool action and its outcome in one message, so S0 has no separate calls or results.
+ * The typed-message shape (format `'s0'`): `{id?, type, text, payload?, meta?}` with type user | bot | context | reasoning |
+ * instructions | activity. A `context` message whose `meta.compacted` is true is a summary that format's own compactor (or this engine)
+ * wrote. An activity is a tool action and its outcome in one message, so this format has no separate calls or results.
  * Unknown types pass through as role `other`.
  */
 import type { FormatAdapter } from './format-adapter';
@@ -9,8 +9,8 @@ import { notRunText } from './text';
 import type { Item, ItemRole } from './types';
 import { TranscriptValidationError, describe, expectRecord, isRecord, optionalString } from './validate';
 
-/** An S0 message; fields beyond these are carried along untouched. */
-export type S0Message = Record<string, unknown> & { type: string; text?: string };
+/** A typed message; fields beyond these are carried along untouched. */
+export type TypedMessage = Record<string, unknown> & { type: string; text?: string };
 
 const ROLES: Record<string, ItemRole> = {
   user: 'user',
@@ -20,16 +20,16 @@ const ROLES: Record<string, ItemRole> = {
   activity: 'activity',
 };
 
-/** The header S0 puts before a summary's text (kept byte-for-byte so S0's corpus records compare equal). */
-export function s0SummaryHeader(droppedCount: number): string {
+/** The header the format's own compactor puts before a summary's text (kept byte-for-byte so its corpus records compare equal). */
+export function typedSummaryHeader(droppedCount: number): string {
   return `[Conversation summary - ${droppedCount} earlier message(s) condensed]`;
 }
 
-/** The S0 adapter. */
-export const s0Adapter: FormatAdapter<S0Message> = {
+/** The typed-message adapter. */
+export const typedMessagesAdapter: FormatAdapter<TypedMessage> = {
   format: 's0',
 
-  toItem(raw: unknown, index: number): Item<S0Message> {
+  toItem(raw: unknown, index: number): Item<TypedMessage> {
     const msg = expectRecord(raw, index);
     const type = msg.type;
     if (type === undefined) throw new TranscriptValidationError(index, "missing field 'type'", 'missing-role');
@@ -61,7 +61,7 @@ export const s0Adapter: FormatAdapter<S0Message> = {
       calls: [],
       text,
       ...(id === undefined || id === '' ? {} : { id }),
-      raw: msg as S0Message,
+      raw: msg as TypedMessage,
     };
   },
 
@@ -76,7 +76,7 @@ export const s0Adapter: FormatAdapter<S0Message> = {
   summaryItem(text, meta) {
     return {
       type: 'context',
-      text: `${s0SummaryHeader(meta.droppedCount)}\n\n${text.trim()}`,
+      text: `${typedSummaryHeader(meta.droppedCount)}\n\n${text.trim()}`,
       meta: {
         compacted: true,
         droppedCount: meta.droppedCount,

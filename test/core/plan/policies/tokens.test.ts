@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { calls, plan, result, say, sys, user } from './fixtures';
+import { calls, plan, result, say, sys, user } from '../fixtures';
 
 describe('tokens policy', () => {
   it('keeps the longest safe tail within tailRatio × budget (default 0.4)', () => {

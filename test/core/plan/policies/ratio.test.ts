@@ -1,8 +1,8 @@
 // S0 (openzot) split and trigger behaviour, over S0-shaped messages.
 import { strict as assert } from 'node:assert';
-import { normalize } from '../../../src/core/messages/normalize';
-import { planFold } from '../../../src/core/plan/plan';
-import type { CompactionOptions } from '../../../src/core/plan/options';
+import { normalize } from '../../../../src/core/messages/normalize';
+import { planFold } from '../../../../src/core/plan/plan';
+import type { CompactionOptions } from '../../../../src/core/plan/options';
 
 const alternating = (n: number, len = 10) =>
   Array.from({ length: n }, (_, i) => ({ type: i % 2 === 0 ? 'user' : 'bot', text: 'x'.repeat(len) }));

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { calls, plan, result, say, sys, user, type Msg } from './fixtures';
+import { calls, plan, result, say, sys, user, type Msg } from '../fixtures';
 
 /** One long agent turn: a task, then `n` call/result pairs of the given size. */
 function longTurn(n: number): Msg[] {

@@ -1,7 +1,7 @@
 // S3 (chat-agent) rounds: compress the oldest half, or truncate.
 import { strict as assert } from 'node:assert';
-import { plan, say, sys, user, calls, result, type Msg } from './fixtures';
-import { SUMMARY_MARKER } from '../../../src/core/messages/summary-marker';
+import { plan, say, sys, user, calls, result, type Msg } from '../fixtures';
+import { SUMMARY_MARKER } from '../../../../src/core/messages/summary-marker';
 
 const rounds = (r: number): Msg[] => [
   sys(),

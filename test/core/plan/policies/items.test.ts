@@ -1,8 +1,8 @@
 // Ports of S2's (agentturn) split tests, by name, over Responses items; every item costs 1 token, budget 1.
 import { strict as assert } from 'node:assert';
-import { normalize } from '../../../src/core/messages/normalize';
-import { TranscriptValidationError } from '../../../src/core/messages/validate';
-import { planFold } from '../../../src/core/plan/plan';
+import { normalize } from '../../../../src/core/messages/normalize';
+import { TranscriptValidationError } from '../../../../src/core/messages/validate';
+import { planFold } from '../../../../src/core/plan/plan';
 
 const u = (t: string) => ({ type: 'message', role: 'user', content: [{ type: 'input_text', text: t }] });
 const a = (t: string) => ({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: t }] });
