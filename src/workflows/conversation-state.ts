@@ -23,16 +23,9 @@ import { placeRules, type PreparedRules } from './pins';
 import { noteSent, type SentContext } from './sent-contexts';
 import type { ConversationSettings } from '../contract/settings';
 import { isRetry, noteApplied, type WriterTable } from './writers';
+import type { LiveEntry } from './live-entry';
 
-/** One message of the live context. */
-export interface LiveEntry extends EntryKey {
-  raw: unknown;
-  tokens: number;
-  /** Archive sequence number of the original message; `null` for summaries the workflow wrote. */
-  seq: number | null;
-  /** The caller pinned it (`pin: true`): every fold keeps it verbatim, `clear` keeps it (see `pins.ts`). */
-  pinned?: boolean;
-}
+export type { LiveEntry } from './live-entry';
 
 /** Everything carried across continue-as-new: plain JSON. */
 export interface CarriedState {

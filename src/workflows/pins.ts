@@ -14,7 +14,7 @@
  */
 import type { MessageFormat } from '../core/messages/types';
 import type { AppendInput } from '../contract/definitions';
-import type { LiveEntry } from './conversation-state';
+import type { LiveEntry } from './live-entry';
 
 /** Marks histories written since pins and rules (older histories keep `pin` as an opaque field of the message). */
 export const PINS_PATCH = 'pinned-messages-and-rules';

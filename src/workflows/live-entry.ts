@@ -1,0 +1,12 @@
+/** One message of the conversation's live context (its own file so pins and state can both name it). */
+import type { EntryKey } from '../contract/patch';
+
+/** One message of the live context. */
+export interface LiveEntry extends EntryKey {
+  raw: unknown;
+  tokens: number;
+  /** Archive sequence number of the original message; `null` for summaries the workflow wrote. */
+  seq: number | null;
+  /** The caller pinned it (`pin: true`): every fold keeps it verbatim, `clear` keeps it (see `pins.ts`). */
+  pinned?: boolean;
+}
