@@ -288,7 +288,11 @@ export class ConversationClient {
   }
 
   private retrying<T>(fn: () => Promise<T>): Promise<T> {
-    return retryTransient(fn, { deadlineMs: this.options.retryDeadlineMs ?? 120_000 });
+    return retryTransient(fn, {
+      deadlineMs: this.options.retryDeadlineMs ?? 120_000,
+      // Every gRPC call of an attempt (an update's accept and its outcome polls too) ends by the deadline.
+      bounded: (deadline, attempt) => this.options.client.connection.withDeadline(deadline, attempt),
+    });
   }
 
   /** Update failures as ConversationUpdateError (type and `stored`). */

@@ -33,6 +33,12 @@ export interface RetryOptions {
   initialDelayMs?: number;
   /** @default 2000 */
   maxDelayMs?: number;
+  /**
+   * Runs one attempt so that it ends by the absolute time given (e.g. `connection.withDeadline`): an update the server
+   * accepted but no worker completes would otherwise be polled for its outcome with no end, past `deadlineMs`.
+   * @default none: an attempt is not bounded
+   */
+  bounded?: <R>(deadline: number, attempt: () => Promise<R>) => Promise<R>;
 }
 
 /**
@@ -42,10 +48,11 @@ export interface RetryOptions {
  */
 export async function retryTransient<T>(fn: () => Promise<T>, options: RetryOptions): Promise<T> {
   const start = Date.now();
+  const deadline = start + options.deadlineMs;
   let delay = options.initialDelayMs ?? 100;
   for (;;) {
     try {
-      return await fn();
+      return await (options.bounded ? options.bounded(deadline, fn) : fn());
     } catch (err) {
       const left = options.deadlineMs - (Date.now() - start);
       if (!isTransient(err) || left <= 0) throw err;

@@ -156,13 +156,15 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
   const durations: number[] = [];
   let callsOver30s = 0;
   let killsDuringLongest = 0;
-  const timed = async <T>(p: () => Promise<T>): Promise<T | undefined> => {
+  /** Runs a client call; on an error that says its messages were stored, `onStored` keeps the books right. */
+  const timed = async <T>(p: () => Promise<T>, onStored?: () => void): Promise<T | undefined> => {
     const start = Date.now();
     const killsBefore = kills;
     try {
       return await p();
     } catch (err) {
       errors.push(err instanceof Error ? `${err.name}: ${err.message}` : String(err));
+      if ((err as { stored?: unknown }).stored === true) onStored?.();
       return undefined;
     } finally {
       const blocked = Date.now() - start;
@@ -200,13 +202,21 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
       for (const message of source.messages) {
         if (stop) break;
         if (message.role === 'assistant') {
-          const prepared = await timed(() => conv.prepare(pending));
+          const stored = pending;
+          const prepared = await timed(
+            () => conv.prepare(stored),
+            () => entry.sent.push(...stored)
+          );
           if (prepared) {
             entry.sent.push(...pending);
             entry.last = prepared.messages;
           }
           pending = [];
-          if (await timed(() => conv.record(message).then(() => true))) entry.sent.push(message);
+          const recorded = await timed(
+            () => conv.record(message).then(() => true),
+            () => entry.sent.push(message)
+          );
+          if (recorded) entry.sent.push(message);
         } else pending.push(message);
       }
     }
