@@ -9,6 +9,10 @@ import { ApplicationFailure } from '@temporalio/common';
 /** gRPC status codes that mean "try again": DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, ABORTED, UNAVAILABLE. */
 const TRANSIENT_CODES = new Set([4, 8, 10, 14]);
 const TRANSIENT_MESSAGES = /workflow task in failed state|context deadline exceeded|workflow is busy|unavailable/i;
+/** A query no worker finished (killed, or still replaying); not one the server refused outright. */
+const QUERY_FAILED = /^failed to query workflow/i;
+/** gRPC codes that no retry changes: INVALID_ARGUMENT, NOT_FOUND, PERMISSION_DENIED, UNIMPLEMENTED, UNAUTHENTICATED. */
+const PERMANENT_CODES = new Set([3, 5, 7, 12, 16]);
 
 /** @returns true for a server answer worth retrying with the same writer sequence. */
 export function isTransient(err: unknown): boolean {
@@ -17,6 +21,10 @@ export function isTransient(err: unknown): boolean {
     return err.cause instanceof ApplicationFailure && err.cause.type === 'OutOfOrder';
   }
   if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return true;
+  if (err instanceof Error && QUERY_FAILED.test(err.message)) {
+    const code = (err.cause as { code?: unknown } | undefined)?.code;
+    return !(typeof code === 'number' && PERMANENT_CODES.has(code));
+  }
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'number' && TRANSIENT_CODES.has(code)) return true;

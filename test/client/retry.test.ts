@@ -10,6 +10,10 @@ describe('client retries of transient server answers', () => {
     assert.equal(isTransient(new ServiceError('x', { cause: grpc(14, 'UNAVAILABLE: connection refused') })), true);
     assert.equal(isTransient(new ServiceError('x', { cause: grpc(4, 'DEADLINE_EXCEEDED') })), true);
     assert.equal(isTransient(new Error('Workflow Task in failed state.')), true);
+    assert.equal(
+      isTransient(new ServiceError('Failed to query Workflow', { cause: grpc(2, 'query timed out') })),
+      true
+    );
     assert.equal(isTransient(new WorkflowUpdateRPCTimeoutOrCancelledError('timeout')), true);
     const outOfOrder = ApplicationFailure.create({ type: 'OutOfOrder', message: 'later', nonRetryable: true });
     assert.equal(isTransient(new WorkflowUpdateFailedError('failed', outOfOrder)), true);
