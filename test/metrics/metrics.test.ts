@@ -134,13 +134,18 @@ describe('worker metrics and structured logs (npm start’s worker as a process)
     assert.match(temporal, /^temporal_workflow_task_execution_latency\S* /m);
     assert.match(temporal, /^temporal_activity_execution_latency\S* /m);
 
-    // Structured logs: the fold lines carry the conversation id and the run id.
-    const lines = w
-      .stderr()
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
-    const applied = lines.filter((l) => l.msg === 'fold applied' && l.conversationId === id);
+    // Structured logs: the fold lines carry the conversation id and the run id. They reach this process through the
+    // worker's stderr pipe, after the metrics (a fold applied by the last prepare may not have arrived yet).
+    const appliedLines = (): Record<string, unknown>[] =>
+      w
+        .stderr()
+        .split('\n')
+        .slice(0, -1) // the last piece may be a line still being written
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .filter((l) => l.msg === 'fold applied' && l.conversationId === id);
+    await waitFor(w, () => appliedLines().length >= ok, 'a "fold applied" log line for every applied fold', 10_000);
+    const applied = appliedLines();
     assert.equal(applied.length, ok);
     assert.ok(
       applied.every((l) => typeof l.runId === 'string' && l.level === 'info' && typeof l.tokensBefore === 'number')
