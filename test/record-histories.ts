@@ -9,6 +9,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
+import { ConversationClient } from '../src/client/conversation-client';
 import { corpusConversation } from './support/corpus';
 import { driveConversation } from './support/drive';
 import { startOpenAIServer } from './support/openai-server';
@@ -23,7 +24,7 @@ async function main(): Promise<void> {
   const server = await startOpenAIServer({ lifetimeMs: 600_000 });
   const ids: string[] = [];
   await withConversationWorker(
-    async ({ env, open }) => {
+    async ({ env, open, taskQueue }) => {
       const basic = open(uniqueConversationId('replay-basic'));
       await basic.prepare([{ role: 'system', content: 'Be brief.' }, user('hello')]);
       await basic.record(assistant('hi'));
@@ -160,6 +161,29 @@ async function main(): Promise<void> {
       await driveConversation(visible, corpusConversation('tau2-bench-gpt41-retail-task38').messages);
       await visible.close();
       ids.push(visible.workflowId);
+
+      // Typed messages under the format's former name 's0', as conversations stored before it was named 'typed':
+      // rules, a pin, folds and continue-as-new (the carried state names the format too).
+      const typed = new ConversationClient({
+        client: env.client,
+        conversationId: uniqueConversationId('replay-typed'),
+        taskQueue,
+        format: 's0',
+        settings: { budget: 2000, rules: ['Answer in English.'] },
+        limits: { maxUpdatesPerRun: 12 },
+      });
+      await typed.prepare([
+        { type: 'instructions', text: 'You are a support bot.' },
+        { type: 'user', text: 'My order is 5000.', pin: true },
+      ]);
+      for (let k = 0; k < 20; k++) {
+        await typed.prepare([
+          { type: 'user', text: `Request ${k}: ${'check the order and its shipping. '.repeat(8)}` },
+        ]);
+        await typed.record({ type: 'bot', text: `done ${k}` });
+      }
+      await typed.close();
+      ids.push(typed.workflowId);
 
       // RECORD_ONLY=<label> saves just the histories whose workflow id holds it (the others still run).
       for (const workflowId of ids.filter((w) => !process.env.RECORD_ONLY || w.includes(process.env.RECORD_ONLY))) {

@@ -3,6 +3,7 @@
  * milliseconds per batch, so the workflow may run it as a local activity.
  */
 import { ApplicationFailure } from '@temporalio/common';
+import { formatNamed, MESSAGE_FORMATS } from '../core/messages/format-name';
 import type { MessageFormat } from '../core/messages/types';
 import { countersByModel, type TokenCounter } from '../tokens';
 import { TokenInputError } from '../tokens/errors';
@@ -31,8 +32,6 @@ export interface CountTokensResult {
 
 /** The activity function. */
 export type CountTokensActivity = (input: CountTokensInput) => Promise<CountTokensResult>;
-
-const FORMATS: readonly MessageFormat[] = ['chat', 'responses', 's0'];
 
 /** Error type of the non-retryable failure raised for invalid input (retrying cannot fix it). */
 export const INVALID_COUNT_INPUT = 'InvalidCountTokensInput';
@@ -76,8 +75,8 @@ function validate(input: unknown): asserts input is CountTokensInput {
   if (typeof input !== 'object' || input === null) throw invalid('input must be an object');
   const i = input as Record<string, unknown>;
   if (typeof i.model !== 'string' || i.model.trim() === '') throw invalid("'model' must be a non-empty string");
-  if (!FORMATS.includes(i.format as MessageFormat)) {
-    throw invalid(`'format' must be one of ${FORMATS.join(', ')}, got ${JSON.stringify(i.format)}`);
+  if (!formatNamed(i.format)) {
+    throw invalid(`'format' must be one of ${MESSAGE_FORMATS.join(', ')}, got ${JSON.stringify(i.format)}`);
   }
   if (!Array.isArray(i.messages)) throw invalid("'messages' must be an array");
   if (i.tools !== undefined && !Array.isArray(i.tools)) throw invalid("'tools' must be an array when given");

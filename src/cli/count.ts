@@ -1,11 +1,10 @@
 import { normalize } from '../core/messages/normalize';
+import { formatNamed, MESSAGE_FORMATS } from '../core/messages/format-name';
 import type { MessageFormat } from '../core/messages/types';
 import { TranscriptValidationError } from '../core/messages/validate';
 import { createTokenCounter } from '../tokens';
 import { TokenInputError } from '../tokens/errors';
 import { CliUsageError, parseFlags, readJsonArray, type CliIO } from './io';
-
-const FORMATS: readonly MessageFormat[] = ['chat', 'responses', 's0'];
 
 /**
  * `durable-compaction count --model M [--format F] FILE`: counts a transcript (a JSON array; `-` reads stdin) and
@@ -19,14 +18,14 @@ export async function runCount(args: string[], io: CliIO): Promise<number> {
   const model = flags.get('model');
   if (model === undefined) throw new CliUsageError('missing --model M (the model whose vocabulary to count with)');
   const forced = flags.get('format');
-  if (forced !== undefined && !FORMATS.includes(forced as MessageFormat)) {
-    throw new CliUsageError(`unknown --format '${forced}' (known: ${FORMATS.join(', ')})`);
+  if (forced !== undefined && !formatNamed(forced)) {
+    throw new CliUsageError(`unknown --format '${forced}' (known: ${MESSAGE_FORMATS.join(', ')})`);
   }
   if (positional.length > 1) throw new CliUsageError(`expected one FILE, got ${positional.length}`);
   const raws = readJsonArray(positional[0]);
   let format: MessageFormat;
   try {
-    format = normalize(raws, forced as MessageFormat | undefined).format;
+    format = normalize(raws, formatNamed(forced)).format;
   } catch (err) {
     if (err instanceof TranscriptValidationError) throw new CliUsageError(err.message);
     throw err;

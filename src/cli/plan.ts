@@ -5,14 +5,13 @@
  * folded context would hold them.
  */
 import { normalize } from '../core/messages/normalize';
+import { formatNamed, MESSAGE_FORMATS } from '../core/messages/format-name';
 import type { MessageFormat } from '../core/messages/types';
 import { TranscriptValidationError } from '../core/messages/validate';
 import { KEEP_POLICIES, type KeepPolicy } from '../core/plan/options';
 import { planFold } from '../core/plan/plan';
 import { createTokenCounter, TokenInputError } from '../tokens';
 import { CliUsageError, parseFlags, readJsonArray, type CliIO } from './io';
-
-const FORMATS: readonly MessageFormat[] = ['chat', 'responses', 's0'];
 
 /** Reads and checks the flags. @throws CliUsageError on a missing or bad value. */
 function readArgs(args: string[]): {
@@ -34,9 +33,11 @@ function readArgs(args: string[]): {
   const policy = (flags.get('policy') ?? 'auto') as KeepPolicy;
   if (!KEEP_POLICIES.includes(policy))
     throw new CliUsageError(`--policy must be one of ${KEEP_POLICIES.join(', ')}, got '${policy}'`);
-  const format = flags.get('format') as MessageFormat | undefined;
-  if (format !== undefined && !FORMATS.includes(format))
-    throw new CliUsageError(`--format must be one of ${FORMATS.join(', ')}, got '${format}'`);
+  const given = flags.get('format');
+  const format = formatNamed(given);
+  if (given !== undefined && !format) {
+    throw new CliUsageError(`--format must be one of ${MESSAGE_FORMATS.join(', ')}, got '${given}'`);
+  }
   if (positional.length > 1) throw new CliUsageError(`expected one FILE, got ${positional.length}`);
   return {
     model,

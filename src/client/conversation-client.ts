@@ -12,7 +12,8 @@ import {
 } from '@temporalio/client';
 import type { FoldRecord } from '../core/fold/fold-record';
 import { prepareForSend } from '../core/messages/send';
-import type { MessageFormat, Usage } from '../core/messages/types';
+import type { Usage } from '../core/messages/types';
+import type { MessageFormatName } from '../core/messages/format-name';
 import {
   appendUpdate,
   clearUpdate,
@@ -63,11 +64,11 @@ export interface ConversationClientOptions {
   settings?: SettingsPatch;
   limits?: Partial<RunLimits>;
   /**
-   * Wire format of a conversation this client creates (`chat`, `responses` or `s0`; ignored when it exists).
+   * Wire format of a conversation this client creates (`chat`, `responses` or `typed` — `s0`, its former name, is read too; ignored when it exists).
    * @default detected from the first messages; a conversation read as chat becomes Responses when Responses items
    *   arrive
    */
-  format?: MessageFormat;
+  format?: MessageFormatName;
   /**
    * Called with the progress of a background fold (in flight, attempt, last error, the pending activity) after a
    * `prepare` leaves one in flight, on every change until its summary is ready. @default none

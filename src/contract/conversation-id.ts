@@ -3,7 +3,7 @@
  * workflow id without the `conversation-` prefix. The client checks both in its constructor, the workflow again at
  * start (src/workflows/validate-start.ts).
  */
-import type { MessageFormat } from '../core/messages/types';
+import { formatNamed, MESSAGE_FORMATS } from '../core/messages/format-name';
 import { workflowIdPrefix } from './definitions';
 import { show } from './validate-plan';
 
@@ -24,12 +24,10 @@ export function conversationIdOf(workflowId: string): string | undefined {
   return workflowId.startsWith(workflowIdPrefix) ? workflowId.slice(workflowIdPrefix.length) : undefined;
 }
 
-/** The wire formats a conversation can be started with. */
-export const MESSAGE_FORMATS: readonly MessageFormat[] = ['chat', 'responses', 's0'];
+/** The wire formats a conversation can be started with (`'s0'`, the typed format's former name, is read too). */
+export { MESSAGE_FORMATS };
 
 /** @returns why `value` is not a message format, or undefined when it is one. */
 export function formatProblem(value: unknown): string | undefined {
-  return MESSAGE_FORMATS.includes(value as MessageFormat)
-    ? undefined
-    : `format must be one of ${MESSAGE_FORMATS.join(', ')}, got ${show(value)}`;
+  return formatNamed(value) ? undefined : `format must be one of ${MESSAGE_FORMATS.join(', ')}, got ${show(value)}`;
 }

@@ -7,6 +7,7 @@ import type { Calibration } from '../core/calibration';
 import type { BackoffMemory } from '../core/fold/backoff';
 import type { FoldRecord } from '../core/fold/fold-record';
 import type { MessageFormat, Usage } from '../core/messages/types';
+import type { MessageFormatName } from '../core/messages/format-name';
 import type { ConversationSettings, RunLimits, SettingsPatch } from './settings';
 import type { FoldProgress } from './fold-progress';
 import type { ContextPatch } from './patch';
@@ -30,9 +31,10 @@ export interface ConversationInput {
   limits?: Partial<RunLimits>;
   /**
    * The wire format of the conversation's messages. When omitted, the first messages decide, and a conversation read
-   * as chat (plain `{role, content}` messages fit both) becomes Responses when Responses items arrive.
+   * as chat (plain `{role, content}` messages fit both) becomes Responses when Responses items arrive. `'s0'`, the
+   * typed format's former name, still means `'typed'`.
    */
-  format?: MessageFormat;
+  format?: MessageFormatName;
   /**
    * Set by continue-as-new only: the previous run's state, which the workflow checks and reads (its shape is the
    * workflow's own business, so callers never set it).

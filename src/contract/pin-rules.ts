@@ -35,7 +35,7 @@ export function checkRules(v: unknown): string[] {
 
 /** Roles (chat, Responses) and typed-message types a pin is accepted on: what a rule is said in. */
 const PINNABLE_ROLES = ['user', 'system', 'developer'];
-const PINNABLE_S0_TYPES = ['user', 'instructions', 'context'];
+const PINNABLE_TYPED_MESSAGE_TYPES = ['user', 'instructions', 'context'];
 
 /**
  * Checks one message's `pin` field (state-independent, for the append validator).
@@ -52,5 +52,5 @@ export function pinProblem(msg: Record<string, unknown>): string | undefined {
 
 function isPinnable(msg: Record<string, unknown>): boolean {
   if (typeof msg.role === 'string') return PINNABLE_ROLES.includes(msg.role) && !('tool_calls' in msg);
-  return typeof msg.type === 'string' && PINNABLE_S0_TYPES.includes(msg.type);
+  return typeof msg.type === 'string' && PINNABLE_TYPED_MESSAGE_TYPES.includes(msg.type);
 }

@@ -4,6 +4,7 @@
  * tool-result output, reasoning summaries, and, for what we do not model field by field, its rendered JSON (typed messages:
  * "leaving a field out is how a conversation overruns its window while the estimate says there is room").
  */
+import { formatNamed } from '../core/messages/format-name';
 import type { MessageFormat } from '../core/messages/types';
 import { TokenInputError } from './errors';
 import { priceMediaPart } from './media-tokens';
@@ -35,13 +36,13 @@ const json = (v: unknown): string => (typeof v === 'string' ? v : (JSON.stringif
  */
 export function priceMessage(raw: unknown, format: MessageFormat, count: TextCount): MessagePrice {
   if (!isObj(raw)) throw new TokenInputError(`expected a message object, got ${raw === null ? 'null' : typeof raw}`);
-  switch (format) {
+  switch (formatNamed(format)) {
     case 'chat':
       return priceChat(raw, count);
     case 'responses':
       return priceResponsesItem(raw, count);
-    case 's0':
-      return priceS0(raw, count);
+    case 'typed':
+      return priceTypedMessage(raw, count);
     default:
       throw new TokenInputError(`unknown message format '${String(format)}'`);
   }
@@ -120,12 +121,12 @@ function priceResponsesItem(item: Obj, count: TextCount): MessagePrice {
   }
 }
 
-/** Typed messages (format `'s0'`): `type` priced like a role, `text`, then `payload` and `meta` as rendered JSON (the typed-message pricing rule). */
-function priceS0(m: Obj, count: TextCount): MessagePrice {
+/** Typed messages (format `'typed'`): `type` priced like a role, `text`, then `payload` and `meta` as rendered JSON (the typed-message pricing rule). */
+function priceTypedMessage(m: Obj, count: TextCount): MessagePrice {
   const type = str(m.type);
-  if (type === undefined) throw new TokenInputError(`s0 message needs a string 'type'`);
+  if (type === undefined) throw new TokenInputError(`typed message needs a string 'type'`);
   if (m.text !== undefined && typeof m.text !== 'string')
-    throw new TokenInputError(`s0 message 'text' must be a string`);
+    throw new TokenInputError(`typed message 'text' must be a string`);
   let body = count(str(m.text) ?? '');
   if (m.payload !== undefined && m.payload !== null) body += count(json(m.payload));
   if (m.meta !== undefined && m.meta !== null) body += count(json(m.meta));

@@ -4,6 +4,7 @@
  * them again in every run. Validated once, in the constructor.
  */
 import { ApplicationFailure, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
+import { formatNamed, MESSAGE_FORMATS } from '../core/messages/format-name';
 import type { MessageFormat } from '../core/messages/types';
 import { PlanOptionsError, resolveOptions, type CompactionOptions } from '../core/plan/options';
 import type { PlanPredicates } from '../core/plan/types';
@@ -106,13 +107,14 @@ export function resolveCompactorOptions(
       { ...(model !== undefined ? { model } : {}), ...(summarizer !== undefined ? { summarizer } : {}) },
       { legacySummarizer: legacy }
     );
-    if (format !== undefined && !['chat', 'responses', 's0'].includes(format)) {
-      throw new SettingsError(`format must be chat, responses or s0, got ${JSON.stringify(format)}`);
+    const named = format === undefined ? undefined : formatNamed(format);
+    if (format !== undefined && !named) {
+      throw new SettingsError(`format must be one of ${MESSAGE_FORMATS.join(', ')}, got ${JSON.stringify(format)}`);
     }
     if (tools !== undefined && !Array.isArray(tools)) throw new SettingsError('tools must be an array');
     return {
       model: merged.model,
-      format,
+      format: named,
       planning,
       summarizer: merged.summarizer,
       systemPrompt,

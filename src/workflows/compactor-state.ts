@@ -8,6 +8,7 @@ import { ApplicationFailure } from '@temporalio/workflow';
 import type { Calibration } from '../core/calibration';
 import { isBackoffMemory, type BackoffMemory } from '../core/fold/backoff';
 import { parseFoldRecord, type FoldRecord } from '../core/fold/fold-record';
+import { currentFormatName, formatNamed } from '../core/messages/format-name';
 import type { MessageFormat } from '../core/messages/types';
 import { isCount, isObject } from '../core/input/json-values';
 
@@ -86,7 +87,7 @@ export function parseCompactorState(value: unknown): CompactorState {
   };
   if (!isObject(value) || value.v !== 1) return bad('v');
   const s = value;
-  if (!(s.format === null || s.format === 'chat' || s.format === 'responses' || s.format === 's0')) bad('format');
+  if (!(s.format === null || formatNamed(s.format))) bad('format');
   if (!(s.model === null || typeof s.model === 'string')) bad('model');
   if (!(s.memory === null || isMemory(s.memory))) bad('memory');
   if (!isObject(s.counts) || !Object.values(s.counts).every(isCount)) bad('counts');
@@ -104,7 +105,8 @@ export function parseCompactorState(value: unknown): CompactorState {
   if (!isCount(s.foldCount)) bad('foldCount');
   if (!(s.lastError === null || (isObject(s.lastError) && typeof s.lastError.message === 'string'))) bad('lastError');
   const state = s as unknown as CompactorState;
-  return { ...state, counts: { ...state.counts }, folds };
+  // State saved before the typed format was renamed says 's0'; the memory of a format is kept across the rename.
+  return { ...state, format: currentFormatName(state.format), counts: { ...state.counts }, folds };
 }
 
 function isMemory(v: unknown): v is FoldMemory {

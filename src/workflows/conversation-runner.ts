@@ -483,7 +483,7 @@ export class ConversationRunner {
   /** The context the last append of this run returned, with our count (usage reported for it calibrates). */
   private lastSent: { version: number; counted: number } | null = null;
 
-  /** S1's eviction, when due (see `due-eviction.ts`): the pointers are counted, then swapped in. */
+  /** Eviction of stale tool outputs, when due (see `due-eviction.ts`): the pointers are counted, then swapped in. */
   private async evictAtTurnStart(firstNew: number): Promise<void> {
     const due = dueEviction(this.state, firstNew);
     if (!due) return;

@@ -9,6 +9,7 @@ import type { BackoffMemory } from '../core/fold/backoff';
 import { emptyHotPaths, noteTurn, readsIn, type HotPaths } from '../core/fold/hot-paths';
 import type { FoldRecord } from '../core/fold/fold-record';
 import { detectFormat } from '../core/messages/detect';
+import { currentFormatName } from '../core/messages/format-name';
 import { upgradesToResponses } from '../core/messages/format-upgrade';
 import { extendTranscript, normalize } from '../core/messages/normalize';
 import type { MessageFormat, Transcript } from '../core/messages/types';
@@ -61,7 +62,7 @@ export interface CarriedState {
    * of them calibrates the estimate. Absent in state carried by older code.
    */
   sent?: SentContext[];
-  /** Files read often lately (S1 hot paths): eviction keeps their latest read. */
+  /** Files read often lately (hot paths): eviction keeps their latest read. */
   hotPaths: HotPaths;
   /** The fold summarized in the background, until it is applied (absent in states carried by older code). */
   pendingFold?: PendingFold | null;
@@ -127,6 +128,8 @@ export class ConversationState {
    */
   constructor(carried: CarriedState) {
     this.data = carried;
+    // A run started before the typed format was renamed hands over 's0'.
+    carried.format = currentFormatName(carried.format);
     if (carried.pendingFold && !carried.pendingFold.outcome) carried.pendingFold = null;
   }
 
@@ -315,7 +318,7 @@ export class ConversationState {
     this.data.sent = [];
   }
 
-  /** Scores file reads per user turn (S1 hot paths) for the messages from `from` on. */
+  /** Scores file reads per user turn (hot paths) for the messages from `from` on. */
   private noteReads(from: number): void {
     const t = this.transcript();
     for (let i = from; i < t.items.length; i++) {
@@ -329,7 +332,7 @@ export class ConversationState {
   }
 
   /**
-   * Drops a truncating plan's items (S3 truncate mode: no summary; the archive keeps them). The last reported
+   * Drops a truncating plan's items (the `rounds` policy's truncate mode: no summary; the archive keeps them). The last reported
    * context is no longer a prefix of this one: the calibration keeps its ratio and forgets its anchor.
    * @returns nothing; bumps the version.
    */
@@ -342,7 +345,7 @@ export class ConversationState {
   }
 
   /**
-   * Swaps evicted or lightened messages in (S1 eviction, the byte budget): each replacement is a new revision of its
+   * Swaps evicted or lightened messages in (eviction of stale tool outputs, the byte budget): each replacement is a new revision of its
    * message, so the caller's mirror receives it as an insert; a position past the context is skipped. The calibration
    * forgets its anchor. @returns nothing; bumps the version.
    */
@@ -409,7 +412,7 @@ export class ConversationState {
   }
 
   /**
-   * Removes the last round: the last real user turn and everything after it (S3 RemoveLastRound), and drops the
+   * Removes the last round: the last real user turn and everything after it, and drops the
    * calibration's anchor.
    * @param forgetIds asked only once the rewind is allowed (it may be a `patched()` call): whether the ids of the
    *   removed messages are forgotten, so sending such a message again appends it.
@@ -590,7 +593,7 @@ export class ConversationState {
   }
 }
 
-/** The id a message carries in its format (S0 `id`, Responses item `id`), used to skip duplicates. */
+/** The id a message carries in its format (typed message `id`, Responses item `id`), used to skip duplicates. */
 export function messageId(raw: unknown): string | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const id = (raw as Record<string, unknown>).id;

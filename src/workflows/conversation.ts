@@ -4,6 +4,7 @@
  */
 import { allHandlersFinished, condition, continueAsNew, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import { prepareForSend } from '../core/messages/send';
+import { currentFormatName } from '../core/messages/format-name';
 import { SETTINGS_TOGETHER } from './behaviour-patches';
 import { ConversationState } from './conversation-state';
 import { adoptConfiguredDefaults } from './configured-defaults';
@@ -84,7 +85,7 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
         );
     runner = new ConversationRunner(state, limits);
     runner.legacySummarizer = legacySummarizer;
-    if (!start.carried && start.format) state.fixFormat(start.format);
+    if (!start.carried && start.format) state.fixFormat(currentFormatName(start.format));
     if (!start.carried) startProfile = state.carried.settings.summarizer.profile;
     if (!start.carried) fresh = { settings: start.settings as SettingsPatch | undefined }; // checked just above
   } catch (err) {

@@ -1,5 +1,5 @@
 /**
- * S1's eviction decision, pure: whether stale tool outputs of the live context should become pointers now, and
+ * The eviction decision, pure: whether stale tool outputs of the live context should become pointers now, and
  * which. The runner counts the replacements (an activity) and commits them with `ConversationState.commitEviction`.
  */
 import { evictStaleToolResults } from '../core/fold/evict';
@@ -13,8 +13,8 @@ export interface DueEviction {
 
 /**
  * When eviction is enabled (`evictAtRatio`), it is due at the start of a user turn with the context at or above that
- * share of the budget, and inside a turn once the fold trigger is reached, before folding (S1 evicts first and
- * compacts only if that is not enough; agent sessions have few user turns and many tool calls).
+ * share of the budget, and inside a turn once the fold trigger is reached, before folding (evicting first and
+ * compacting only if that is not enough keeps more verbatim: agent sessions have few user turns, many tool calls).
  * @param firstNew index of the first message of the append just stored.
  * @returns the outputs to replace; `null` when eviction is off, not due, or finds nothing stale.
  */

@@ -92,7 +92,7 @@ export function rulesText(rules: readonly string[]): string {
 export function rulesElement(format: MessageFormat, rules: readonly string[]): unknown {
   const text = rulesText(rules);
   if (format === 'responses') return { type: 'message', role: 'developer', content: text };
-  if (format === 's0') return { type: 'instructions', text };
+  if (format === 'typed') return { type: 'instructions', text };
   return { role: 'system', content: text };
 }
 

@@ -5,6 +5,7 @@
  * constructor, the workflow again at start).
  */
 import { unknownKeyMessage } from '../core/input/known-keys';
+import { formatNamed } from '../core/messages/format-name';
 import type { MessageFormat } from '../core/messages/types';
 import type { CarriedState } from './conversation-state';
 import { conversationIdOf, conversationIdProblem, formatProblem } from '../contract/conversation-id';
@@ -54,7 +55,7 @@ export function checkStartInput(input: unknown, workflowId: string): StartInput 
     conversationId: fromWorkflow,
     ...(a.settings !== undefined ? { settings: a.settings } : {}),
     ...(a.limits !== undefined ? { limits: a.limits } : {}),
-    ...(a.format !== undefined ? { format: a.format as MessageFormat } : {}),
+    ...(a.format !== undefined ? { format: formatNamed(a.format)! } : {}),
     ...(a.carried !== undefined ? { carried: a.carried as CarriedState } : {}),
   };
 }

@@ -22,7 +22,7 @@ describe('cli count', () => {
     assert.equal(printed.total, expected.reduce((a, b) => a + b, 0) + 3);
   });
 
-  it('detects the format (an S0 transcript is priced as S0)', async () => {
+  it('detects the format (a typed-message transcript is priced as typed messages), and reads --format s0 as typed', async () => {
     const io = capture();
     const s0 = [
       { type: 'user', text: 'hi' },
@@ -30,7 +30,12 @@ describe('cli count', () => {
     ];
     await runCount(['--model', 'gpt-4o', file('s0.json', JSON.stringify(s0))], io);
     const counter = createTokenCounter({ model: 'gpt-4o' });
-    assert.deepEqual(JSON.parse(io.out[0]!).messages, counter.countMessages(s0, 's0'));
+    const expected = counter.countMessages(s0, 'typed');
+    assert.deepEqual(JSON.parse(io.out[0]!).messages, expected);
+    assert.notDeepEqual(expected, counter.countMessages(s0, 'responses'), 'the formats price these differently');
+    const former = capture();
+    await runCount(['--model', 'gpt-4o', '--format', 's0', file('s0.json', JSON.stringify(s0))], former);
+    assert.deepEqual(JSON.parse(former.out[0]!).messages, expected);
   });
 
   it('throws CliUsageError on a missing model, a bad format, or a malformed transcript', async () => {

@@ -119,10 +119,10 @@ describe('summarizers/extractive', () => {
     if (!none.ok) assert.equal(none.attempts, 2);
   });
 
-  it('works on the S0 and Responses formats', async () => {
+  it('works on the typed and Responses formats', async () => {
     const s = createSummarizer({}, { counterFor: testCounterFor });
     const s0 = await s({
-      format: 's0',
+      format: 'typed',
       messages: [
         { id: 'm1', type: 'user', text: 'Cancel order #W2378156' },
         { id: 'm2', type: 'bot', text: 'Cancelled #W2378156.' },

@@ -40,7 +40,7 @@ export function referenceSummary(name: string): string {
   return readFileSync(join(corpusDir, 'reference-summaries', `${name}.summary.md`), 'utf8');
 }
 
-/** The 65-record behaviour corpus of seed 000 (S0). */
+/** The 65-record behaviour corpus of seed 000. */
 export function openzotCorpus(): { records: { id: string; fn: string; args: unknown[]; expected: unknown }[] } {
   return JSON.parse(readFileSync(join(corpusDir, 'openzot-corpus.json'), 'utf8')) as {
     records: { id: string; fn: string; args: unknown[]; expected: unknown }[];

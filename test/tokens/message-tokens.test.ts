@@ -1,8 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { countText, IMAGE_TOKENS, priceMessage, TokenInputError, TOKENS_PER_MESSAGE } from '../../src/tokens';
+import type { MessageFormat } from '../../src/core/messages/types';
 
 const count = (t: string): number => countText(t, 'o200k_base');
-const total = (raw: unknown, format: 'chat' | 'responses' | 's0'): number => {
+const total = (raw: unknown, format: MessageFormat): number => {
   const p = priceMessage(raw, format, count);
   return p.envelope + p.role + p.body;
 };
@@ -82,20 +83,23 @@ describe('priceMessage: responses', () => {
 describe('priceMessage: s0', () => {
   it('prices type + text, then payload and meta as rendered JSON', () => {
     const plain = { type: 'user', text: 'hello' };
-    assert.equal(total(plain, 's0'), 3 + count('user') + count('hello'));
+    assert.equal(total(plain, 'typed'), 3 + count('user') + count('hello'));
     const activity = { type: 'activity', text: 'ran ls', payload: '{"cmd":"ls","out":"a b c"}' };
-    assert.equal(total(activity, 's0'), total({ type: 'activity', text: 'ran ls' }, 's0') + count(activity.payload));
+    assert.equal(
+      total(activity, 'typed'),
+      total({ type: 'activity', text: 'ran ls' }, 'typed') + count(activity.payload)
+    );
     const summary = { type: 'context', text: 's', meta: { compacted: true, droppedCount: 5 } };
-    assert.equal(total(summary, 's0'), 3 + count('context') + count('s') + count(JSON.stringify(summary.meta)));
+    assert.equal(total(summary, 'typed'), 3 + count('context') + count('s') + count(JSON.stringify(summary.meta)));
   });
 
   it('prices a structured payload as its JSON and an empty message as its envelope', () => {
     const structured = { type: 'activity', text: '', payload: { name: 'write', args: { path: 'x' } } };
-    assert.equal(total(structured, 's0'), 3 + count('activity') + count(JSON.stringify(structured.payload)));
-    assert.ok(total({ type: 'bot', text: '' }, 's0') > 0);
+    assert.equal(total(structured, 'typed'), 3 + count('activity') + count(JSON.stringify(structured.payload)));
+    assert.ok(total({ type: 'bot', text: '' }, 'typed') > 0);
   });
 
   it('rejects an s0 message without a type', () => {
-    assert.throws(() => priceMessage({ text: 'x' }, 's0', count), /type/);
+    assert.throws(() => priceMessage({ text: 'x' }, 'typed', count), /type/);
   });
 });

@@ -146,7 +146,7 @@ describe('conversationWorkflow on the real dev server', function () {
     });
   });
 
-  it('truncates the oldest rounds without a summary in rounds/truncate mode (S3)', async () => {
+  it('truncates the oldest rounds without a summary in rounds/truncate mode (seed 003)', async () => {
     await withConversationWorker(async ({ open }) => {
       const conv = open(uniqueConversationId('truncate'), {
         budget: 400,

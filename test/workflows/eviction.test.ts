@@ -9,7 +9,7 @@ import { conversationWorkflowId } from '../../src/contract/definitions';
 const counter = createTokenCounter({ model: 'gpt-4o' });
 const BUDGET = 32_000;
 
-describe('early eviction in the live context (S1, evictAtRatio)', function () {
+describe('early eviction in the live context (seed 001, evictAtRatio)', function () {
   this.timeout(300_000);
 
   it('offloads stale tool outputs before folding, postpones folds, and keeps every original in the archive', async () => {

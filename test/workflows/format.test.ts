@@ -99,11 +99,39 @@ describe('conversation format', function () {
     });
   });
 
+  it("reads 's0', the typed format's former name, as 'typed' (client option and start argument)", async () => {
+    await withConversationWorker(async ({ env, taskQueue }) => {
+      const typed = [
+        { type: 'instructions', text: 'You are a support bot.' },
+        { type: 'user', text: 'Where is order 5000?' },
+      ];
+      const conv = new ConversationClient({
+        client: env.client,
+        conversationId: uniqueConversationId('format-s0'),
+        taskQueue,
+        format: 's0',
+      });
+      const sent = await conv.prepare(typed);
+      assert.deepEqual(sent.messages, typed);
+      assert.equal((await conv.state()).format, 'typed');
+      await conv.close();
+      const id = uniqueConversationId('format-s0-raw');
+      await env.client.workflow.start('conversationWorkflow', {
+        taskQueue,
+        workflowId: conversationWorkflowId(id),
+        args: [{ format: 's0' }],
+      });
+      const raw = new ConversationClient({ client: env.client, conversationId: id, taskQueue });
+      assert.equal((await raw.state()).format, 'typed', 'the start argument fixed the format');
+      await raw.close();
+    });
+  });
+
   it('validates the format: in the client before anything is sent, and in the workflow at start', async () => {
     assert.throws(
       () =>
         new ConversationClient({ client: {} as never, conversationId: 'x', taskQueue: 'q', format: 'xml' as never }),
-      (e: unknown) => e instanceof SettingsError && /format must be one of chat, responses, s0/.test(e.message)
+      (e: unknown) => e instanceof SettingsError && /format must be one of chat, responses, typed/.test(e.message)
     );
     await withConversationWorker(async ({ env, taskQueue }) => {
       const handle = await env.client.workflow.start('conversationWorkflow', {
@@ -113,7 +141,9 @@ describe('conversation format', function () {
       });
       await assert.rejects(handle.result(), (e: unknown) => {
         const cause = (e as { cause?: { type?: string; message?: string } }).cause;
-        return cause?.type === 'InvalidStart' && /format must be one of chat, responses, s0/.test(cause.message ?? '');
+        return (
+          cause?.type === 'InvalidStart' && /format must be one of chat, responses, typed/.test(cause.message ?? '')
+        );
       });
     });
   });

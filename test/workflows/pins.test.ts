@@ -65,7 +65,7 @@ describe('pins and rules (pure parts)', () => {
   });
 
   it('builds the rules element as an instructions item in every format', () => {
-    for (const format of ['chat', 'responses', 's0'] as const) {
+    for (const format of ['chat', 'responses', 'typed'] as const) {
       const item = normalize([rulesElement(format, ['Never share FD-5205.'])], format).items[0]!;
       assert.equal(item.role, 'instructions', format);
       assert.equal(item.text, `${RULES_TITLE}\n- Never share FD-5205.`, format);

@@ -2,20 +2,23 @@ import type { FormatAdapter } from './format-adapter';
 import { chatAdapter } from './chat';
 import { responsesAdapter } from './responses';
 import { typedMessagesAdapter } from './typed-messages';
+import { formatNamed, MESSAGE_FORMATS } from './format-name';
 import type { MessageFormat } from './types';
 
 const ADAPTERS: Record<MessageFormat, FormatAdapter> = {
   chat: chatAdapter,
   responses: responsesAdapter,
-  s0: typedMessagesAdapter,
+  typed: typedMessagesAdapter,
 };
 
 /**
- * The adapter of a format.
- * @throws RangeError for a value that is not a MessageFormat (input from JSON or a CLI flag).
+ * The adapter of a format, given by any of its names (an activity scheduled before the rename still says `'s0'`).
+ * @throws RangeError for a value that names no format (input from JSON or a CLI flag).
  */
 export function adapterFor(format: MessageFormat): FormatAdapter {
-  const adapter = ADAPTERS[format];
-  if (!adapter) throw new RangeError(`unknown message format '${String(format)}' (known: chat, responses, s0)`);
-  return adapter;
+  const named = formatNamed(format);
+  if (!named) {
+    throw new RangeError(`unknown message format '${String(format)}' (known: ${MESSAGE_FORMATS.join(', ')})`);
+  }
+  return ADAPTERS[named];
 }

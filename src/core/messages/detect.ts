@@ -14,9 +14,9 @@ export function formatVote(el: unknown): MessageFormat | undefined {
   if (!isRecord(el)) return undefined;
   const type = el.type;
   if (typeof type === 'string') {
-    if (el.role === undefined && TYPED_MESSAGE_TYPES.has(type)) return 's0';
+    if (el.role === undefined && TYPED_MESSAGE_TYPES.has(type)) return 'typed';
     // Both typed messages and Responses have `reasoning`; Responses puts its text in `summary` parts, typed messages in `text`.
-    if (type === 'reasoning') return typeof el.text === 'string' && !Array.isArray(el.summary) ? 's0' : 'responses';
+    if (type === 'reasoning') return typeof el.text === 'string' && !Array.isArray(el.summary) ? 'typed' : 'responses';
     if (type === 'message' || type.endsWith('_call') || type.endsWith('_call_output') || type === 'compaction') {
       return 'responses';
     }

@@ -23,7 +23,7 @@ export interface FormatAdapter<Raw = unknown> {
   withToolOutput(raw: Raw, text: string): Raw;
   /** A copy of any text-bearing element with its main text replaced (clipping an oversized message). */
   withText(raw: Raw, text: string): Raw;
-  /** The summary element in this format (chat/responses: a user message starting with SUMMARY_MARKER; s0: context + meta). */
+  /** The summary element in this format (chat/responses: a user message starting with SUMMARY_MARKER; typed: context + meta). */
   summaryItem(text: string, meta: SummaryMeta): Raw;
   /** A synthetic tool result saying the call was not run (send-time policy `synthesize`); deterministic text. */
   notRunResult(call: ToolCall): Raw;

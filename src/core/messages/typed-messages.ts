@@ -1,5 +1,5 @@
 /**
- * The typed-message shape (format `'s0'`): `{id?, type, text, payload?, meta?}` with type user | bot | context | reasoning |
+ * The typed-message shape (format `'typed'`, formerly `'s0'`): `{id?, type, text, payload?, meta?}` with type user | bot | context | reasoning |
  * instructions | activity. A `context` message whose `meta.compacted` is true is a summary that format's own compactor (or this engine)
  * wrote. An activity is a tool action and its outcome in one message, so this format has no separate calls or results.
  * Unknown types pass through as role `other`.
@@ -27,7 +27,7 @@ export function typedSummaryHeader(droppedCount: number): string {
 
 /** The typed-message adapter. */
 export const typedMessagesAdapter: FormatAdapter<TypedMessage> = {
-  format: 's0',
+  format: 'typed',
 
   toItem(raw: unknown, index: number): Item<TypedMessage> {
     const msg = expectRecord(raw, index);

@@ -1,12 +1,15 @@
 /**
  * The message model every layer shares. A caller's transcript (OpenAI Chat Completions messages, OpenAI Responses
- * input items, or typed messages (format `'s0'`)) is normalised into one {@link Item} per input element, one-to-one and in order, so
+ * input items, or typed messages (format `'typed'`)) is normalised into one {@link Item} per input element, one-to-one and in order, so
  * indices into `Transcript.items` are indices into the caller's own array. The original element is kept untouched
  * in `raw`: denormalising is returning the raws, which makes normalise → denormalise the identity.
  */
 
-/** The three wire formats accepted. `chat` = OpenAI Chat Completions, `responses` = OpenAI Responses input items. */
-export type MessageFormat = 'chat' | 'responses' | 's0';
+/**
+ * The three wire formats accepted. `chat` = OpenAI Chat Completions, `responses` = OpenAI Responses input items,
+ * `typed` = typed messages `{id?, type, text, payload?, meta?}` (formerly named `'s0'`, see `format-name.ts`).
+ */
+export type MessageFormat = 'chat' | 'responses' | 'typed';
 
 /**
  * What an item is to the planner.

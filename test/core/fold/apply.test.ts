@@ -82,7 +82,7 @@ describe('core/fold/apply', () => {
     );
   });
 
-  it("uses the transcript format's own adapter by default: S0 context with meta", () => {
+  it("uses the transcript format's own adapter by default: a typed context message with meta", () => {
     const msgs = [
       { type: 'instructions', text: 'sys' },
       { id: 'm1', type: 'user', text: 'q1' },
@@ -90,7 +90,7 @@ describe('core/fold/apply', () => {
       { type: 'user', text: 'q2' },
       { type: 'bot', text: 'a2' },
     ];
-    const s0 = normalize(msgs, 's0');
+    const s0 = normalize(msgs, 'typed');
     const out = applyFold({ transcript: s0, plan: layout(s0, 3), summary: { kind: 'text', text: ' gist \n' } });
     assert.deepEqual(out, [
       msgs[0],
@@ -162,7 +162,7 @@ describe('core/fold/apply: applyTruncate', () => {
     );
   });
 
-  it("applies S3's truncate plan from planFold", () => {
+  it("applies seed 003's truncate plan from planFold", () => {
     const msgs: Record<string, unknown>[] = [{ role: 'system', content: 'sys' }];
     for (let r = 0; r < 6; r++) msgs.push({ role: 'user', content: `q${r}` }, { role: 'assistant', content: `a${r}` });
     const chat = normalize(msgs, 'chat');

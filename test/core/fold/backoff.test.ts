@@ -11,7 +11,7 @@ import {
 import type { FoldRecord } from '../../../src/core/fold/fold-record';
 import { prefixHash } from '../../../src/core/hash';
 
-// The S2 fixture: budget 400, keep 4, twelve items of about 41 tokens each.
+// The seed 002 fixture: budget 400, keep 4, twelve items of about 41 tokens each.
 const BUDGET = 400;
 const KEEP = 4;
 const msg = (text: string, role = 'user') => ({ type: 'message', role, content: text });
@@ -20,7 +20,7 @@ const twelve = (tag: string) =>
 const tokensOf = (raws: unknown[]) => raws.reduce<number>((n, r) => n + Math.ceil(JSON.stringify(r).length / 4), 0);
 const splitOf = (raws: unknown[]) => Math.max(raws.length - KEEP, 0);
 
-/** Whether the transform would ask for a summary again (the S2 test's question), given the failed fold's memory. */
+/** Whether the transform would ask for a summary again (the seed 002 test's question), given the failed fold's memory. */
 function asksAgain(memory: BackoffMemory, raws: unknown[]): boolean {
   return !shouldBackOff(memory, { raws, split: splitOf(raws), tokens: tokensOf(raws), budget: BUDGET, keep: KEEP });
 }
@@ -66,7 +66,7 @@ describe('core/fold/backoff', () => {
   });
 
   it('TestLocalSummaryBacksOffAFailedFold: summary calls per turn go [2,2,2,2,4,4,4,4,6]', () => {
-    // A pure simulation of S2's transform with a summarizer that always fails after asking twice.
+    // A pure simulation of seed 002's transform with a summarizer that always fails after asking twice.
     let raws: unknown[] = twelve('a');
     let memory: BackoffMemory | null = null;
     let calls = 0;

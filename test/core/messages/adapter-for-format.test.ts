@@ -111,8 +111,8 @@ describe('format adapters', () => {
     });
   });
 
-  describe('s0', () => {
-    it('maps S0 types, reads compacted context as a summary and keeps ids', () => {
+  describe('typed', () => {
+    it('maps typed-message types, reads compacted context as a summary and keeps ids', () => {
       const msgs = [
         { type: 'instructions', text: 'sys' },
         { type: 'context', text: 'old', meta: { compacted: true, droppedCount: 2 } },
@@ -124,7 +124,7 @@ describe('format adapters', () => {
         { type: 'mystery', text: 'm', extra: true },
       ];
       const t = normalize(msgs);
-      assert.equal(t.format, 's0');
+      assert.equal(t.format, 'typed');
       assert.deepEqual(
         t.items.map((i) => i.role),
         ['instructions', 'summary', 'user', 'user', 'assistant', 'activity', 'reasoning', 'other']
@@ -136,7 +136,7 @@ describe('format adapters', () => {
       assert.equal(t.items[3]!.id, 'u');
       assert.deepEqual(denormalize(t), msgs);
     });
-    it("writes S0's summary message exactly", () => {
+    it("writes seed 000's summary message exactly", () => {
       assert.deepEqual(
         typedMessagesAdapter.summaryItem('  \n trimmed \n  ', { droppedCount: 3, summarizedIds: ['id-1', 'id-2'] }),
         {
@@ -165,7 +165,7 @@ describe('format adapters', () => {
   it('adapterFor returns each adapter and rejects an unknown format', () => {
     assert.equal(adapterFor('chat'), chatAdapter);
     assert.equal(adapterFor('responses'), responsesAdapter);
-    assert.equal(adapterFor('s0'), typedMessagesAdapter);
+    assert.equal(adapterFor('typed'), typedMessagesAdapter);
     assert.throws(() => adapterFor('xml' as never), RangeError);
   });
 });

@@ -146,8 +146,8 @@ describe('normalize', () => {
         'responses'
       );
       assert.equal(detectFormat([{ role: 'user', content: [{ type: 'input_text', text: 'x' }] }]), 'responses');
-      assert.equal(detectFormat([{ type: 'user', text: 'x' }]), 's0');
-      assert.equal(detectFormat([{ type: 'reasoning', text: 'x' }]), 's0');
+      assert.equal(detectFormat([{ type: 'user', text: 'x' }]), 'typed');
+      assert.equal(detectFormat([{ type: 'reasoning', text: 'x' }]), 'typed');
       assert.equal(detectFormat([{ type: 'reasoning', summary: [] }]), 'responses');
     });
     it('reads an ambiguous or empty transcript as chat', () => {

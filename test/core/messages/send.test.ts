@@ -14,7 +14,7 @@ const ids = (msgs: readonly unknown[]) =>
     return r.role === 'tool' ? `tool:${String(r.tool_call_id)}` : String(r.role);
   });
 
-describe('send-time normalisation (S3 orderToolMessages, Codex not-run results)', () => {
+describe('send-time normalisation (seed 003 orderToolMessages, Codex not-run results)', () => {
   it('TestOrderToolMessages_ReordersToToolCallOrder', () => {
     const msgs = [{ role: 'user', content: 'q' }, asst('a', 'b', 'c'), tool('c'), tool('a'), tool('b')];
     assert.deepEqual(ids(orderToolResults(msgs)), ['user', 'assistant', 'tool:a', 'tool:b', 'tool:c']);

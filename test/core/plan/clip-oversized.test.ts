@@ -50,7 +50,7 @@ describe('clipping oversized items', () => {
     assert.equal(clipItem(item, 10_000, 100, 'x', chatAdapter), undefined);
   });
 
-  it('clips a Responses call output and an S0 activity in their own fields', () => {
+  it('clips a Responses call output and a typed activity in their own fields', () => {
     const long = 'x'.repeat(20_000);
     const r = normalize([
       { role: 'user', content: 'q' },

@@ -35,7 +35,7 @@ export function sides(p: FoldPlan, n: number): ('k' | 'f')[] {
 }
 
 /**
- * S1's fixture `session(n)`: each turn is a user ask; every even turn has a read_file call and its result; then an
+ * Seed 001's fixture `session(n)`: each turn is a user ask; every even turn has a read_file call and its result; then an
  * answer.
  */
 export function session(turns: number): Msg[] {

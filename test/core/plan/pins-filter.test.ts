@@ -16,7 +16,7 @@ const msgs = [
 ];
 const base = { budget: 1, policy: 'items' as const, keepLast: 2, minFoldTokens: 0 };
 
-describe('pins and filter (S2 WithPin, WithFilter)', () => {
+describe('pins and filter (seed 002 WithPin, WithFilter)', () => {
   it('keeps pinned items of the folded part verbatim after the summary, and still summarises them', () => {
     const { plan: p } = plan(msgs, { ...base, pin: { indices: [1] } });
     assert.deepEqual(p.pinned, [1]);
@@ -79,7 +79,7 @@ describe('pins and filter (S2 WithPin, WithFilter)', () => {
   });
 });
 
-describe('min-fold (S2)', () => {
+describe('min-fold (seed 002)', () => {
   it('declines a folded part under minFoldTokens and folds one at it', () => {
     const m = [user('a'), say('b'), user('c'), say('d'), user('e'), say('f')];
     const opts = { budget: 1, policy: 'items' as const, keepLast: 2 };

@@ -1,4 +1,4 @@
-// Ports of S2's (agentturn) split tests, by name, over Responses items; every item costs 1 token, budget 1.
+// Ports of seed 002's (agentturn) split tests, by name, over Responses items; every item costs 1 token, budget 1.
 import { strict as assert } from 'node:assert';
 import { normalize } from '../../../../src/core/messages/normalize';
 import { TranscriptValidationError } from '../../../../src/core/messages/validate';
@@ -20,7 +20,7 @@ function split(items: unknown[], keepLast: number): number {
   return p.fold ? p.split : 0;
 }
 
-describe('items policy (S2 split)', () => {
+describe('items policy (seed 002 split)', () => {
   describe('TestSplitKeepsCallsWithOutputs', () => {
     const cases: [string, unknown[], number, number][] = [
       ['the tail opens with an output', [u('q'), fc('a'), out('a'), a('x'), u('next')], 3, 1],
@@ -34,7 +34,7 @@ describe('items policy (S2 split)', () => {
     for (const [name, items, keepLast, expected] of cases) {
       it(name, () => assert.equal(split(items, keepLast), expected));
     }
-    it('an output whose call is not in the transcript (declared divergence: rejected as invalid input, S2 ignores it)', () => {
+    it('an output whose call is not in the transcript (declared divergence: rejected as invalid input, seed 002 ignores it)', () => {
       assert.throws(
         () => normalize([u('q'), a('x'), out('ghost'), u('y'), a('z')], 'responses'),
         (e: unknown) => e instanceof TranscriptValidationError && e.kind === 'unknown-call' && e.index === 2

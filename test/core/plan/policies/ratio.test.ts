@@ -1,4 +1,4 @@
-// S0 (openzot) split and trigger behaviour, over S0-shaped messages.
+// Seed 000 (openzot) split and trigger behaviour, over typed messages.
 import { strict as assert } from 'node:assert';
 import { normalize } from '../../../../src/core/messages/normalize';
 import { planFold } from '../../../../src/core/plan/plan';
@@ -6,18 +6,18 @@ import type { CompactionOptions } from '../../../../src/core/plan/options';
 
 const alternating = (n: number, len = 10) =>
   Array.from({ length: n }, (_, i) => ({ type: i % 2 === 0 ? 'user' : 'bot', text: 'x'.repeat(len) }));
-/** S0's seed estimate: ceil(len / 4 × 1.25), no overhead. */
+/** Seed 000's estimate: ceil(len / 4 × 1.25), no overhead. */
 const seedTokens = (msgs: { text: string }[]) => msgs.map((m) => Math.ceil((m.text.length / 4) * 1.25));
 
 function ratio(msgs: { type: string; text: string }[], options: Partial<CompactionOptions> & { budget: number }) {
   return planFold({
-    transcript: normalize(msgs, 's0'),
+    transcript: normalize(msgs, 'typed'),
     tokens: seedTokens(msgs),
     options: { policy: 'ratio', minFoldTokens: 0, ...options },
   });
 }
 
-describe('ratio policy (S0 split and check)', () => {
+describe('ratio policy (seed 000 split and check)', () => {
   it('folds the first 15 of 20 alternating messages and keeps 5', () => {
     const p = ratio(alternating(20, 400), { budget: 2776 });
     assert.equal(p.fold, true);

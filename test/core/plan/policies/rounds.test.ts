@@ -1,4 +1,4 @@
-// S3 (chat-agent) rounds: compress the oldest half, or truncate.
+// Seed 003 (chat-agent) rounds: compress the oldest half, or truncate.
 import { strict as assert } from 'node:assert';
 import { plan, say, sys, user, calls, result, type Msg } from '../fixtures';
 import { SUMMARY_MARKER } from '../../../../src/core/messages/summary-marker';
@@ -14,7 +14,7 @@ const opts = (o: Record<string, unknown> = {}) => ({
   ...o,
 });
 
-describe('rounds policy (S3)', () => {
+describe('rounds policy (seed 003)', () => {
   it('does nothing at or under maxRounds (default 10), whatever the tokens', () => {
     const { plan: p } = plan(rounds(10), opts({ budget: 1 }));
     assert.equal(p.fold, false);
@@ -49,7 +49,7 @@ describe('rounds policy (S3)', () => {
     assert.equal(p.split, 7);
   });
 
-  it('counts a leading summary as a round, as S3 does with its summary round', () => {
+  it('counts a leading summary as a round, as seed 003 does with its summary round', () => {
     const msgs = [
       sys(),
       { role: 'user', content: `${SUMMARY_MARKER}: 9 earlier item(s) folded]\n\nold` },

@@ -1,11 +1,11 @@
-// Ports of S1's (memcode) Plan tests, by name, over chat-format sessions.
+// Ports of seed 001's (memcode) Plan tests, by name, over chat-format sessions.
 import { strict as assert } from 'node:assert';
 import { normalize } from '../../../../src/core/messages/normalize';
 import { plan, session, sides, user, calls, result, say } from '../fixtures';
 
 const turnsOpts = (keepTurns: number) => ({ budget: 1, policy: 'turns' as const, keepTurns, minFoldTokens: 0 });
 
-describe('turns policy (S1 Plan)', () => {
+describe('turns policy (seed 001 Plan)', () => {
   it('TestPlanNotEnoughTurns', () => {
     const { plan: p } = plan(session(3), turnsOpts(8));
     assert.equal(p.fold, false);

@@ -1,5 +1,5 @@
 // Seed 000's behaviour corpus (openzot `internal/compaction/testdata/corpus.json`, 65 records) run against our core:
-// split and check through planFold in `ratio` mode, apply through applyFold, all over S0-shaped messages. Token counts
+// split and check through planFold in `ratio` mode, apply through applyFold, all over typed messages. Token counts
 // are the seed's own estimate, fed in as numbers, so every decision (and the estimate it reports) compares exactly.
 // Records whose function this project deliberately does differently are declared below, each with its reason.
 import { strict as assert } from 'node:assert';
@@ -45,8 +45,8 @@ const DIVERGENCES: { fn: string; why: string }[] = [
       "These records pin another project's prompt sentences word for word. This project writes its own summary " +
       'request (same structure: what was discussed, what was done, details and identifiers to keep exactly, what ' +
       'is still open), so the strings cannot match by design; its rendering rules are tested in test/core/fold. ' +
-      'The input rule differs too, on purpose: the S0 engine sends user, bot, context and reasoning text and drops ' +
-      'activity items (record bfd416af6363); we never send reasoning, plain-text S0 reasoning included (S2: a ' +
+      'The input rule differs too, on purpose: the seed 000 engine sends user, bot, context and reasoning text and drops ' +
+      'activity items (record bfd416af6363); we never send reasoning, plain-text seed 000 reasoning included (seed 002: a ' +
       "summarizer does not see the agent's private reasoning, which may also be encrypted or provider-specific), " +
       'and we render each activity as one clipped line, because activities are the tool calls and results that ' +
       'say what was done (paths, commands, ids) and the identifier ledger must keep those identifiers.',
@@ -56,10 +56,10 @@ const DIVERGENCES: { fn: string; why: string }[] = [
 /** The seed's token estimate of one message (text plus payload), as the corpus recorded it. */
 const seedEstimate = (m: S0Message): number => Math.ceil(((m.text.length + (m.payload?.length ?? 0)) / 4) * 1.25);
 
-/** planFold in S0's ratio mode; S0 has no minimum fold, so that gate is off. */
+/** planFold in seed 000's ratio mode; seed 000 has no minimum fold, so that gate is off. */
 function plan(messages: S0Message[], opts: S0Options, extra: Partial<CompactionOptions> = {}): FoldPlan {
   return planFold({
-    transcript: normalize(messages, 's0'),
+    transcript: normalize(messages, 'typed'),
     tokens: messages.map(seedEstimate),
     options: {
       budget: opts.maxTokens,
@@ -72,7 +72,7 @@ function plan(messages: S0Message[], opts: S0Options, extra: Partial<CompactionO
   });
 }
 
-/** S0's two buckets from a plan: nothing summarised and everything kept in order when it does not fold. */
+/** Seed 000's two buckets from a plan: nothing summarised and everything kept in order when it does not fold. */
 function buckets(
   messages: S0Message[],
   p: FoldPlan
@@ -88,7 +88,7 @@ function buckets(
 const RUNNERS: Record<string, (r: CorpusRecord) => void> = {
   splitMessagesForCompaction(r) {
     const [messages, opts] = r.args as [S0Message[], S0Options];
-    // Split has no trigger in S0: a ratio that makes the threshold 0 asks planFold for the cut alone.
+    // Split has no trigger in seed 000: a ratio that makes the threshold 0 asks planFold for the cut alone.
     const p = plan(messages, opts, { triggerRatio: Number.MIN_VALUE });
     assert.deepEqual(buckets(messages, p), r.expected);
   },
@@ -106,7 +106,7 @@ const RUNNERS: Record<string, (r: CorpusRecord) => void> = {
   applyCompactionSummary(r) {
     const [keep, summaryText, summarized] = r.args as [S0Message[], string, S0Message[]];
     // The caller's array is the summarised messages followed by the kept ones; the layout keeps the latter.
-    const transcript = normalize([...summarized, ...keep], 's0');
+    const transcript = normalize([...summarized, ...keep], 'typed');
     const kept = keep.map((_, k) => summarized.length + k);
     const isInstructions = (i: number) => transcript.items[i]!.role === 'instructions';
     const layout = {
@@ -119,7 +119,7 @@ const RUNNERS: Record<string, (r: CorpusRecord) => void> = {
   },
 };
 
-describe('S0 corpus (openzot, 65 records)', () => {
+describe('seed 000 corpus (openzot, 65 records)', () => {
   const { records } = openzotCorpus();
   const declared = new Map(DIVERGENCES.map((d) => [d.fn, d]));
 
@@ -180,7 +180,7 @@ describe('S0 corpus (openzot, 65 records)', () => {
     const p = plan(messages, opts);
     assert.equal(p.fold, true);
     const out = applyFold({
-      transcript: normalize(messages, 's0'),
+      transcript: normalize(messages, 'typed'),
       plan: p,
       summary: { kind: 'text', text: (apply.args as [unknown, string])[1] },
     });
