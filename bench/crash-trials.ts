@@ -33,6 +33,7 @@ async function main(): Promise<void> {
   );
   if (result.clientErrorSamples.length > 0) console.log('client errors:', result.clientErrorSamples);
   if (result.mismatches.length > 0) console.log('mismatches:', result.mismatches);
+  for (const line of result.slowCallTimelines) console.log(`slow call: ${line}`);
   writeFileSync(
     join(__dirname, 'results', workers > 1 ? `crash-trials-${workers}-workers.json` : 'crash-trials.json'),
     `${JSON.stringify({ date: started.toISOString(), machine, ...result }, null, 2)}\n`

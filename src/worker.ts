@@ -126,6 +126,8 @@ async function runWithArchive(
         maxConcurrentLocalActivityExecutions: config.worker.maxConcurrentLocalActivityExecutions,
         // Heartbeats reach the server within this, so a summarize heartbeat timeout of a few seconds holds.
         maxHeartbeatThrottleInterval: config.worker.heartbeatThrottleMs,
+        workflowThreadPoolSize: config.worker.workflowThreads,
+        stickyQueueScheduleToStartTimeout: config.worker.stickyScheduleToStartMs,
       });
       metrics?.setCachedSource(() => worker.getStatus().numCachedWorkflows);
       const { temporalPort, host } = config.metrics;

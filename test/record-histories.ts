@@ -185,6 +185,15 @@ async function main(): Promise<void> {
       await typed.close();
       ids.push(typed.workflowId);
 
+      // A run longer than 200 updates under the default limits (the default was 1 500 updates per run before).
+      const long = open(uniqueConversationId('replay-long-run'), { budget: 64_000 });
+      for (let k = 0; k < 130; k++) {
+        await long.prepare([user(`step ${k}`)]);
+        await long.record(assistant(`done ${k}`));
+      }
+      await long.close();
+      ids.push(long.workflowId);
+
       // RECORD_ONLY=<label> saves just the histories whose workflow id holds it (the others still run).
       for (const workflowId of ids.filter((w) => !process.env.RECORD_ONLY || w.includes(process.env.RECORD_ONLY))) {
         let run = 0;

@@ -114,6 +114,22 @@ export const schema = {
       max: 60000,
       doc: 'longest wait before a heartbeat reaches the server (the SDK waits up to 0.8 × the heartbeat timeout otherwise)',
     },
+    workflowThreads: {
+      type: 'integer',
+      default: 2,
+      min: 1,
+      max: 32,
+      env: 'WORKER_WORKFLOW_THREADS',
+      doc: 'threads running workflow code: after a restart, conversations replay side by side instead of one after another',
+    },
+    stickyScheduleToStartMs: {
+      type: 'integer',
+      default: 3000,
+      min: 500,
+      max: 60000,
+      env: 'WORKER_STICKY_SCHEDULE_TO_START_MS',
+      doc: "how long a conversation's next task waits for the worker that has it cached before any worker takes it (SDK default 10 s: the wait a dead worker costs)",
+    },
   },
   archive: {
     driver: {

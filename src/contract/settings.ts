@@ -88,7 +88,7 @@ export const defaultSettings: ConversationSettings = {
 };
 
 export const defaultLimits: RunLimits = {
-  maxUpdatesPerRun: 1500,
+  maxUpdatesPerRun: 200,
   maxHistoryBytes: 8 * 1024 * 1024,
   maxHistoryEvents: 8000,
   ...defaultFoldLimits,

@@ -5,6 +5,7 @@
  */
 import { patched } from '@temporalio/workflow';
 import type { CompactionOptions } from '../core/plan/options';
+import type { RunLimits } from '../contract/settings';
 import { countedAt, type SentContext } from './sent-contexts';
 
 /** The `rounds` policy folds on the round count without a min-fold floor (issue 9, item 7). */
@@ -42,4 +43,23 @@ export function reportedContextCount(
 ): number | undefined {
   if (patched(CALIBRATE_APPENDED_SINCE)) return countedAt(sent, version);
   return lastInRun?.version === version ? lastInRun.counted : undefined;
+}
+
+/**
+ * Runs continue-as-new after 200 updates by default (was 1 500): a worker that takes a conversation over after a
+ * crash replays the current run before it answers, and the crash trials measured that replay as what keeps a
+ * conversation stalled while kills follow each other (issue 16).
+ */
+export const SHORTER_RUNS = 'runs-of-200-updates';
+
+/** `limits.maxUpdatesPerRun`'s default before {@link SHORTER_RUNS}. */
+const RECORDED_MAX_UPDATES_PER_RUN = 1500;
+
+/**
+ * The run-limit defaults of this run: the current ones for new work, the recorded default for a history written
+ * before {@link SHORTER_RUNS} (its continue-as-new came later). Ask it before the first await of the run.
+ * @returns the defaults to merge the caller's limits into.
+ */
+export function runLimitDefaults(current: RunLimits): RunLimits {
+  return patched(SHORTER_RUNS) ? current : { ...current, maxUpdatesPerRun: RECORDED_MAX_UPDATES_PER_RUN };
 }

@@ -5,7 +5,7 @@
 import { allHandlersFinished, condition, continueAsNew, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import { prepareForSend } from '../core/messages/send';
 import { currentFormatName } from '../core/messages/format-name';
-import { SETTINGS_TOGETHER } from './behaviour-patches';
+import { runLimitDefaults, SETTINGS_TOGETHER } from './behaviour-patches';
 import { ConversationState } from './conversation-state';
 import { adoptConfiguredDefaults } from './configured-defaults';
 import { ConversationRunner } from './conversation-runner';
@@ -72,7 +72,11 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
       ? checkStartInput(input, workflowId)
       : (input as ConversationInput & { carried?: CarriedState });
     // A continued run keeps working with limits set before the ranges existed (clamped into them).
-    const limits = mergeLimits(defaultLimits, start.limits, strict ? (start.carried ? 'clamp' : 'reject') : 'legacy');
+    const limits = mergeLimits(
+      runLimitDefaults(defaultLimits),
+      start.limits,
+      strict ? (start.carried ? 'clamp' : 'reject') : 'legacy'
+    );
     state = start.carried
       ? new ConversationState(withCurrentSummarizerSettings(start.carried))
       : ConversationState.create(

@@ -10,6 +10,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { Client } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { SqliteArchive } from '../../src/archive/sqlite-archive';
 import { ConversationClient } from '../../src/client/conversation-client';
@@ -72,6 +74,11 @@ export interface CrashTrialResult {
   /** Calls that took over 30 s, and how many kills fell inside the longest one. */
   callsOver30s: number;
   killsDuringLongest: number;
+  /**
+   * The three longest calls over 10 s, each as a timeline: the kills and the workflow's history events (every run)
+   * while it waited, in seconds from the call's start — where the time went.
+   */
+  slowCallTimelines: string[];
   /** How long a killed worker took to be polling again (spawn, load, connect), mean and max. */
   meanRestartMs: number;
   maxRestartMs: number;
@@ -129,6 +136,7 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
   const workers: ChildProcess[] = [];
   for (let i = 0; i < (options.workers ?? 1); i++) workers.push(await startWorker(workerEnv));
   let kills = 0;
+  const killedAt: number[] = [];
   let killsDuringFold = 0;
   const restarts: number[] = [];
   let stop = false;
@@ -141,6 +149,7 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
       worker.kill('SIGKILL');
       await new Promise((r) => worker.once('exit', r));
       kills++;
+      killedAt.push(Date.now());
       const down = Date.now();
       workers[victim] = await startWorker(workerEnv);
       restarts.push(Date.now() - down);
@@ -156,8 +165,14 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
   const durations: number[] = [];
   let callsOver30s = 0;
   let killsDuringLongest = 0;
+  const slowCalls: { workflowId: string; start: number; ms: number; what: string }[] = [];
   /** Runs a client call; on an error that says its messages were stored, `onStored` keeps the books right. */
-  const timed = async <T>(p: () => Promise<T>, onStored?: () => void): Promise<T | undefined> => {
+  const timed = async <T>(
+    conv: ConversationClient,
+    what: string,
+    p: () => Promise<T>,
+    onStored?: () => void
+  ): Promise<T | undefined> => {
     const start = Date.now();
     const killsBefore = kills;
     try {
@@ -169,7 +184,10 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
     } finally {
       const blocked = Date.now() - start;
       durations.push(blocked);
-      if (blocked > 10_000) log(`a call blocked ${(blocked / 1000).toFixed(1)} s across ${kills - killsBefore} kills`);
+      if (blocked > 10_000) {
+        log(`a call blocked ${(blocked / 1000).toFixed(1)} s across ${kills - killsBefore} kills`);
+        slowCalls.push({ workflowId: conv.workflowId, start, ms: blocked, what });
+      }
       if (blocked > 30_000) callsOver30s++;
       if (blocked > maxBlockedMs) killsDuringLongest = kills - killsBefore;
       maxBlockedMs = Math.max(maxBlockedMs, blocked);
@@ -204,6 +222,8 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
         if (message.role === 'assistant') {
           const stored = pending;
           const prepared = await timed(
+            conv,
+            'prepare',
             () => conv.prepare(stored),
             () => entry.sent.push(...stored)
           );
@@ -213,6 +233,8 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
           }
           pending = [];
           const recorded = await timed(
+            conv,
+            'record',
             () => conv.record(message).then(() => true),
             () => entry.sent.push(message)
           );
@@ -255,7 +277,9 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
     }
     const handle = env.client.workflow.getHandle(conv.workflowId);
     taskFailures += await workflowTaskFailures(handle);
-    const answered = await timed(() => conv.prepare([{ role: 'user', content: 'still there?' }]));
+    const answered = await timed(conv, 'final prepare', () =>
+      conv.prepare([{ role: 'user', content: 'still there?' }])
+    );
     if (!answered) mismatches.push(`${id}: did not answer after the trial`);
     else {
       // The client's mirror (what prepare returned) is the workflow's live context, prepared the same way.
@@ -264,6 +288,10 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
         mismatches.push(`${id}: live context and client mirror disagree`);
       }
     }
+  }
+  const slowCallTimelines: string[] = [];
+  for (const call of [...slowCalls].sort((a, b) => b.ms - a.ms).slice(0, 3)) {
+    slowCallTimelines.push(await timeline(env.client, call, killedAt));
   }
   for (const worker of workers) worker.kill('SIGKILL');
   await archive.close();
@@ -292,10 +320,35 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
     p99BlockedMs: percentile(0.99),
     callsOver30s,
     killsDuringLongest,
+    slowCallTimelines,
     meanRestartMs: restarts.length > 0 ? Math.round(restarts.reduce((a, b) => a + b, 0) / restarts.length) : 0,
     maxRestartMs: Math.max(0, ...restarts),
     line,
   };
+}
+
+/** @returns one slow call as a line: `+s kill`, `+s EventName` for the kills and history events while it waited. */
+async function timeline(
+  client: Client,
+  call: { workflowId: string; start: number; ms: number; what: string },
+  killedAt: readonly number[]
+): Promise<string> {
+  const at = (ms: number): string => `+${((ms - call.start) / 1000).toFixed(1)}`;
+  const marks: { ms: number; text: string }[] = killedAt
+    .filter((t) => t >= call.start && t <= call.start + call.ms)
+    .map((t) => ({ ms: t, text: `${at(t)} KILL` }));
+  for await (const { history } of client.workflow
+    .list({ query: `WorkflowId = '${call.workflowId}'` })
+    .intoHistories()) {
+    for (const e of (history as temporal.api.history.v1.IHistory | undefined)?.events ?? []) {
+      const ms = Number(e.eventTime?.seconds ?? 0) * 1000 + Math.floor((e.eventTime?.nanos ?? 0) / 1e6);
+      if (ms < call.start - 1000 || ms > call.start + call.ms) continue;
+      const name = temporal.api.enums.v1.EventType[e.eventType ?? 0] ?? String(e.eventType);
+      marks.push({ ms, text: `${at(ms)} ${name.replace(/^EVENT_TYPE_/, '').toLowerCase()}` });
+    }
+  }
+  marks.sort((a, b) => a.ms - b.ms);
+  return `${call.what} on ${call.workflowId}, ${(call.ms / 1000).toFixed(1)} s: ${marks.map((m) => m.text).join(', ')}`;
 }
 
 const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} };

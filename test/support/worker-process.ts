@@ -13,6 +13,7 @@ import { testProfiles } from './profiles';
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
+  const config = loadConfig();
   const env = (name: string): string => requiredEnv(name, 'worker-process');
   const archive = await openArchiveFromEnv('worker-process');
   const connection = await NativeConnection.connect({ address: env('TEMPORAL_ADDRESS') });
@@ -20,7 +21,7 @@ async function main(): Promise<void> {
     connection,
     namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',
     taskQueue: env('TASK_QUEUE'),
-    dataConverter: dataConverterFromConfig(loadConfig()),
+    dataConverter: dataConverterFromConfig(config),
     // A prebuilt bundle (WORKFLOW_BUNDLE) lets a restarted worker poll within a second instead of bundling again.
     ...(process.env.WORKFLOW_BUNDLE
       ? { workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE } }
@@ -31,8 +32,9 @@ async function main(): Promise<void> {
       summarize: { heartbeatMs: 500 },
     }),
     sinks: conversationSinks(),
-    // A short sticky timeout so a killed worker's workflow tasks move to the next worker quickly.
-    stickyQueueScheduleToStartTimeout: '2 seconds',
+    // As the production worker: temporal.yaml `worker:` (or its environment variables) sets both.
+    workflowThreadPoolSize: config.worker.workflowThreads,
+    stickyQueueScheduleToStartTimeout: config.worker.stickyScheduleToStartMs,
     maxHeartbeatThrottleInterval: '500 ms',
     ...(process.env.MAX_CACHED_WORKFLOWS ? { maxCachedWorkflows: Number(process.env.MAX_CACHED_WORKFLOWS) } : {}),
   });

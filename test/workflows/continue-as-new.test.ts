@@ -38,6 +38,21 @@ describe('continue-as-new', function () {
     });
   });
 
+  it('continues as new after 200 updates by default (what a worker taking over replays is bounded)', async () => {
+    await withConversationWorker(async ({ open }) => {
+      const conv = open(uniqueConversationId('can-default'));
+      const step = async (k: number): Promise<void> => {
+        await conv.prepare([{ role: 'user', content: `step ${k}` }]);
+        await conv.record({ role: 'assistant', content: `done ${k}` });
+      };
+      for (let k = 0; k < 99; k++) await step(k);
+      assert.equal((await conv.state()).continuedAsNew, 0, '198 updates: still the first run');
+      for (let k = 99; k < 101; k++) await step(k);
+      assert.equal((await conv.state()).continuedAsNew, 1, '202 updates: the second run');
+      assert.equal((await conv.state()).messages, 202);
+    });
+  });
+
   it('takes 2 500 appends in one conversation (past the 2 000-updates-per-run cap)', async () => {
     await withConversationWorker(async ({ open, archive }) => {
       const id = uniqueConversationId('many');
