@@ -31,6 +31,11 @@ async function main(): Promise<void> {
       `calls ${result.calls}: p50 ${(result.p50BlockedMs / 1000).toFixed(2)} s, p99 ${(result.p99BlockedMs / 1000).toFixed(1)} s, ` +
       `over 30 s: ${result.callsOver30s}; kills inside the longest call: ${result.killsDuringLongest}`
   );
+  if (result.uncertain > 0) {
+    console.log(
+      `messages of calls that ended with stored 'unknown': ${result.uncertain}, archived once: ${result.uncertainStored}`
+    );
+  }
   if (result.clientErrorSamples.length > 0) console.log('client errors:', result.clientErrorSamples);
   if (result.mismatches.length > 0) console.log('mismatches:', result.mismatches);
   for (const line of result.slowCallTimelines) console.log(`slow call: ${line}`);

@@ -123,6 +123,9 @@ export interface Prepared {
   prefix?: PrepareResult['prefix'];
 }
 
+/** How long a call that ran out of time spends learning whether its append landed anyway. */
+const ASK_AFTER_DEADLINE_MS = 3000;
+
 export class ConversationClient {
   private mirror: unknown[] = [];
   private version = -1;
@@ -132,8 +135,12 @@ export class ConversationClient {
   /** This client's writer id and the sequence number of its next append (a retry reuses the number). */
   readonly writerId: string;
   private nextSeq = 0;
-  /** Set when an append's outcome is unknown (server unreachable past the deadline): resolved by the next append. */
-  private inDoubt: number | undefined;
+  /**
+   * Set when an append's outcome is unknown (server unreachable past the deadline). The same call made again reuses
+   * its sequence number, so it is stored once whether or not the first one landed; any other append first learns
+   * whether it landed.
+   */
+  private inDoubt: { seq: number; call: string } | undefined;
   private calls = 0;
   /** Appends of one client go one at a time, so its sequence numbers arrive in order. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -348,8 +355,10 @@ export class ConversationClient {
     usage: (Pick<Usage, 'inputTokens'> & Partial<Usage>) | undefined,
     tools: unknown[] | undefined
   ): Promise<PrepareResult> {
-    if (this.inDoubt !== undefined) await this.resolveDoubt(this.inDoubt);
-    const clientSeq = this.nextSeq;
+    const call = `${update.name}:${JSON.stringify(messages)}`;
+    const sameCallAgain = this.inDoubt?.call === call;
+    if (this.inDoubt !== undefined && !sameCallAgain) await this.resolveDoubt(this.inDoubt.seq);
+    const clientSeq = sameCallAgain ? this.inDoubt!.seq : this.nextSeq;
     const input: AppendInput = {
       messages,
       writer: this.writerId,
@@ -395,14 +404,11 @@ export class ConversationClient {
       }
       // Anything else but a transient answer (say, the conversation is closed) was refused before it ran.
       if (!isTransient(err)) throw err;
-      this.inDoubt = clientSeq;
-      throw new ConversationUnavailableError(
-        `the conversation stayed unavailable for ${this.options.retryDeadlineMs ?? 120_000} ms: ${err instanceof Error ? err.message : String(err)}`,
-        await this.storedAfterAll(clientSeq),
-        err
-      );
+      this.inDoubt = { seq: clientSeq, call };
+      throw this.unavailable(err, '', await this.storedAfterAll(clientSeq));
     }
     this.nextSeq = clientSeq + 1;
+    this.inDoubt = undefined;
     if (result.patch.baseVersion === this.version) {
       this.mirror = applyPatch([...this.mirror, ...messages], result.patch);
       this.version = result.version;
@@ -412,10 +418,25 @@ export class ConversationClient {
     return result;
   }
 
+  /** @returns the error for a call the server or worker did not answer before the deadline. */
+  private unavailable(err: unknown, while_: string, stored: Stored): ConversationUnavailableError {
+    const why = err instanceof Error ? err.message : String(err);
+    const ms = this.options.retryDeadlineMs ?? 120_000;
+    return new ConversationUnavailableError(
+      `the conversation stayed unavailable for ${ms} ms${while_}: ${why}`,
+      stored,
+      err
+    );
+  }
+
   /** @returns whether this writer's append `seq` is stored, `unknown` when the conversation cannot be asked. */
   private async storedAfterAll(seq: number): Promise<Stored> {
+    // One short attempt: the caller already waited the whole deadline (a query no worker answers waits far longer).
+    const askFor = Math.min(ASK_AFTER_DEADLINE_MS, this.options.retryDeadlineMs ?? 120_000);
     try {
-      const last = await this.handle().query(writerSeqQuery, this.writerId);
+      const last = await this.options.client.connection.withDeadline(Date.now() + askFor, () =>
+        this.handle().query(writerSeqQuery, this.writerId)
+      );
       this.inDoubt = undefined;
       this.nextSeq = last >= seq ? seq + 1 : seq;
       return last >= seq;
@@ -424,9 +445,19 @@ export class ConversationClient {
     }
   }
 
-  /** Learns whether an append whose outcome was unknown landed, so the next one gets the right number. */
+  /**
+   * Learns whether an append whose outcome was unknown landed, so the next one gets the right number.
+   * @throws ConversationUnavailableError (`stored: false`: the call waiting on this sent nothing) when the
+   * conversation cannot be asked before the deadline; the doubt stays for the next call.
+   */
   private async resolveDoubt(seq: number): Promise<void> {
-    const last = await this.retrying(() => this.handle().query(writerSeqQuery, this.writerId));
+    let last: number;
+    try {
+      last = await this.retrying(() => this.handle().query(writerSeqQuery, this.writerId));
+    } catch (err) {
+      if (!isTransient(err)) throw err;
+      throw this.unavailable(err, ` (learning whether append ${seq} landed)`, false);
+    }
     this.nextSeq = last >= seq ? seq + 1 : seq;
     this.inDoubt = undefined;
   }

@@ -15,6 +15,7 @@ import { temporal } from '@temporalio/proto';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { SqliteArchive } from '../../src/archive/sqlite-archive';
 import { ConversationClient } from '../../src/client/conversation-client';
+import { ConversationUnavailableError } from '../../src/client/errors';
 import { corpusConversations } from './corpus';
 import { uniqueConversationId } from './conversation';
 import { workflowTaskFailures } from './history';
@@ -61,9 +62,18 @@ export interface CrashTrialResult {
   messages: number;
   lost: number;
   duplicated: number;
+  /**
+   * Messages of calls that failed with `stored: 'unknown'` (the client could not learn the outcome before its
+   * deadline), and how many of them the archive holds (once each: more would count as duplicated).
+   */
+  uncertain: number;
+  uncertainStored: number;
   doubleFolds: number;
   taskFailures: number;
+  /** Errors a call handed to the caller (each one, including those the caller then got past by calling again). */
   clientErrors: number;
+  /** Calls that failed even after the caller made them again as documented. */
+  failedCalls: number;
   clientErrorSamples: string[];
   mismatches: string[];
   maxBlockedMs: number;
@@ -86,6 +96,9 @@ export interface CrashTrialResult {
 }
 
 const root = resolve(__dirname, '..', '..');
+
+/** How often a trial's caller makes a call that ended unavailable (the first time and twice again). */
+const CALLER_TRIES = 3;
 
 function startWorker(env: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'test/support/worker-process.ts'], {
@@ -131,7 +144,12 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
     DC_TEST_KEY: 'sk-trials',
   };
   const corpus = corpusConversations();
-  const driven: { id: string; conv: ConversationClient; sent: unknown[]; last: unknown[] | undefined }[] = [];
+  /**
+   * Per conversation, every message a call carried, in call order, with what the call said about it: stored (the call
+   * succeeded or its error said stored), not stored (its error said so) or unknown.
+   */
+  type Attempt = { message: unknown; stored: true | false | 'unknown' };
+  const driven: { id: string; conv: ConversationClient; attempts: Attempt[]; last: unknown[] | undefined }[] = [];
   const errors: string[] = [];
   const workers: ChildProcess[] = [];
   for (let i = 0; i < (options.workers ?? 1); i++) workers.push(await startWorker(workerEnv));
@@ -155,32 +173,61 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
       restarts.push(Date.now() - down);
       log(
         `kill ${kills}: restarted in ${((Date.now() - down) / 1000).toFixed(1)} s; ` +
-          `${driven.reduce((n, d) => n + d.sent.length, 0)} messages so far, ${errors.length} errors`
+          `${driven.reduce((n, d) => n + d.attempts.length, 0)} messages so far, ${errors.length} errors`
       );
     }
     stop = true;
   })();
 
   let maxBlockedMs = 0;
+  /** Calls that still failed after the caller made them again (as documented) up to {@link CALLER_TRIES} times. */
+  let failedCalls = 0;
   const durations: number[] = [];
   let callsOver30s = 0;
   let killsDuringLongest = 0;
   const slowCalls: { workflowId: string; start: number; ms: number; what: string }[] = [];
-  /** Runs a client call; on an error that says its messages were stored, `onStored` keeps the books right. */
+  /**
+   * Runs a client call and books its messages (`carried`, when it has any) as the call's outcome says: stored when it
+   * succeeded, else what its error's `stored` says.
+   */
   const timed = async <T>(
     conv: ConversationClient,
     what: string,
     p: () => Promise<T>,
-    onStored?: () => void
+    carried?: { attempts: Attempt[]; messages: readonly unknown[] }
   ): Promise<T | undefined> => {
+    // As the client's documentation says: a call that ended unavailable without storing (or not knowing) is made
+    // again, the same call (it keeps its sequence number, so it is stored once either way).
+    const book = (stored: Attempt['stored']): void => {
+      carried?.attempts.push(...carried.messages.map((message) => ({ message, stored })));
+    };
+    for (let tries = 1; ; tries++) {
+      const outcome = await timedOnce(conv, what, p);
+      if (outcome.ok) {
+        book(true);
+        return outcome.result;
+      }
+      const said = (outcome.err as { stored?: unknown }).stored;
+      const stored: Attempt['stored'] = said === true ? true : said === false ? false : 'unknown';
+      if (outcome.err instanceof ConversationUnavailableError && stored !== true && tries < CALLER_TRIES) continue;
+      book(stored);
+      failedCalls++;
+      return undefined;
+    }
+  };
+  /** One client call, timed: its result, or the error it ended with. */
+  const timedOnce = async <T>(
+    conv: ConversationClient,
+    what: string,
+    p: () => Promise<T>
+  ): Promise<{ ok: true; result: T } | { ok: false; err: unknown }> => {
     const start = Date.now();
     const killsBefore = kills;
     try {
-      return await p();
+      return { ok: true, result: await p() };
     } catch (err) {
       errors.push(err instanceof Error ? `${err.name}: ${err.message}` : String(err));
-      if ((err as { stored?: unknown }).stored === true) onStored?.();
-      return undefined;
+      return { ok: false, err };
     } finally {
       const blocked = Date.now() - start;
       durations.push(blocked);
@@ -214,31 +261,20 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
           ...(options.maxUpdatesPerRun ? { maxUpdatesPerRun: options.maxUpdatesPerRun } : {}),
         },
       });
-      const entry = { id, conv, sent: [] as unknown[], last: undefined as unknown[] | undefined };
+      const entry = { id, conv, attempts: [] as Attempt[], last: undefined as unknown[] | undefined };
       driven.push(entry);
       let pending: unknown[] = [];
       for (const message of source.messages) {
         if (stop) break;
         if (message.role === 'assistant') {
-          const stored = pending;
-          const prepared = await timed(
-            conv,
-            'prepare',
-            () => conv.prepare(stored),
-            () => entry.sent.push(...stored)
-          );
-          if (prepared) {
-            entry.sent.push(...pending);
-            entry.last = prepared.messages;
-          }
+          const batch = pending;
+          const prepared = await timed(conv, 'prepare', () => conv.prepare(batch), {
+            attempts: entry.attempts,
+            messages: batch,
+          });
+          if (prepared) entry.last = prepared.messages;
           pending = [];
-          const recorded = await timed(
-            conv,
-            'record',
-            () => conv.record(message).then(() => true),
-            () => entry.sent.push(message)
-          );
-          if (recorded) entry.sent.push(message);
+          await timed(conv, 'record', () => conv.record(message), { attempts: entry.attempts, messages: [message] });
         } else pending.push(message);
       }
     }
@@ -249,23 +285,21 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
   const archive = SqliteArchive.open({ path: join(dir, 'archive.sqlite') });
   let lost = 0;
   let duplicated = 0;
+  let uncertain = 0;
+  let uncertainStored = 0;
   let doubleFolds = 0;
   let taskFailures = 0;
   let messages = 0;
   const mismatches: string[] = [];
-  for (const { id, conv, sent } of driven) {
-    messages += sent.length;
+  for (const { id, conv, attempts } of driven) {
     const archived = (await archive.readAll(conv.workflowId)).map((a) => a.message);
-    const counts = new Map<string, number>();
-    for (const m of archived) counts.set(JSON.stringify(m), (counts.get(JSON.stringify(m)) ?? 0) + 1);
-    for (const m of sent) {
-      const key = JSON.stringify(m);
-      const n = counts.get(key) ?? 0;
-      if (n === 0) lost++;
-      else counts.set(key, n - 1);
-    }
-    for (const n of counts.values()) duplicated += n;
-    if (!isDeepStrictEqual(archived, sent)) mismatches.push(`${id}: archive differs from what was sent (order)`);
+    const books = checkArchive(archived, attempts);
+    messages += books.stored;
+    lost += books.lost;
+    duplicated += books.duplicated;
+    uncertain += books.uncertain;
+    uncertainStored += books.uncertainStored;
+    mismatches.push(...books.problems.map((p) => `${id}: ${p}`));
     const stateFolds = await conv.folds();
     const archivedFolds = await archive.folds(conv.workflowId);
     for (let i = 1; i < archivedFolds.length; i++) {
@@ -301,7 +335,7 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
   const line =
     `${workers.length > 1 ? `workers ${workers.length}, ` : ''}kills ${kills} (during fold ${killsDuringFold}), conversations ${driven.length}, messages ${messages}, ` +
     `lost ${lost}, duplicated ${duplicated}, double folds ${doubleFolds}, task failures ${taskFailures}, ` +
-    `client errors ${errors.length}, max blocked ${(maxBlockedMs / 1000).toFixed(1)} s`;
+    `client errors ${errors.length} (calls failed after calling again: ${failedCalls}), max blocked ${(maxBlockedMs / 1000).toFixed(1)} s`;
   return {
     kills,
     killsDuringFold,
@@ -309,9 +343,12 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
     messages,
     lost,
     duplicated,
+    uncertain,
+    uncertainStored,
     doubleFolds,
     taskFailures,
     clientErrors: errors.length,
+    failedCalls,
     clientErrorSamples: errors.slice(0, 5),
     mismatches,
     maxBlockedMs,
@@ -325,6 +362,50 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
     maxRestartMs: Math.max(0, ...restarts),
     line,
   };
+}
+
+/**
+ * Compares a conversation's archive with what its calls carried. Walking both in order: a message a call stored must
+ * come next (else it is lost); one whose outcome was unknown may come next; one refused must not. What remains in the
+ * archive, or appears out of turn, is duplicated (or out of order: named in `problems`).
+ * @returns the counts and the problems found.
+ */
+export function checkArchive(
+  archived: readonly unknown[],
+  attempts: readonly { message: unknown; stored: true | false | 'unknown' }[]
+): {
+  stored: number;
+  lost: number;
+  duplicated: number;
+  uncertain: number;
+  uncertainStored: number;
+  problems: string[];
+} {
+  const out = { stored: 0, lost: 0, duplicated: 0, uncertain: 0, uncertainStored: 0, problems: [] as string[] };
+  let at = 0;
+  const nextIs = (m: unknown): boolean => at < archived.length && isDeepStrictEqual(archived[at], m);
+  for (const [i, { message, stored }] of attempts.entries()) {
+    if (stored === 'unknown') out.uncertain++;
+    // An unsure message followed by a stored copy of itself, with one copy archived: the stored call holds it.
+    const following = attempts[i + 1];
+    const heldByNext =
+      stored === 'unknown' &&
+      following?.stored === true &&
+      isDeepStrictEqual(following.message, message) &&
+      !(at + 1 < archived.length && isDeepStrictEqual(archived[at + 1], message));
+    if (!heldByNext && nextIs(message)) {
+      at++;
+      if (stored === false) out.problems.push('a message whose call said "not stored" is in the archive');
+      else if (stored === 'unknown') out.uncertainStored++;
+      else out.stored++;
+    } else if (stored === true) {
+      out.lost++;
+    }
+  }
+  out.stored += out.uncertainStored;
+  out.duplicated = archived.length - at;
+  if (out.duplicated > 0) out.problems.push(`${out.duplicated} archived messages beyond (or out of) the calls' order`);
+  return out;
 }
 
 /** @returns one slow call as a line: `+s kill`, `+s EventName` for the kills and history events while it waited. */
