@@ -6,7 +6,7 @@
 import { applyCalibration, dropAnchor, recordUsage, type Calibration } from '../core/calibration';
 import { applyTruncate } from '../core/fold/apply';
 import type { BackoffMemory } from '../core/fold/backoff';
-import { emptyHotPaths, noteTurn, readsIn, type HotPaths } from '../core/fold/hot-paths';
+import { emptyHotPaths, noteTurn, readsIn } from '../core/fold/hot-paths';
 import type { FoldRecord } from '../core/fold/fold-record';
 import { detectFormat } from '../core/messages/detect';
 import { currentFormatName } from '../core/messages/format-name';
@@ -23,65 +23,12 @@ import type { SummaryOutcome } from './fold-step';
 import { placeRules, type PreparedRules } from './pins';
 import { noteSent, type SentContext } from './sent-contexts';
 import type { ConversationSettings } from '../contract/settings';
-import { isRetry, noteApplied, type WriterTable } from './writers';
-import type { LiveEntry } from './live-entry';
+import { isRetry, noteApplied } from './writers';
+import type { CarriedState, ReadonlyCarriedState } from './carried-state';
 
 export type { LiveEntry } from './live-entry';
 
-/** Everything carried across continue-as-new: plain JSON. */
-export interface CarriedState {
-  conversationId: string;
-  settings: ConversationSettings;
-  format: MessageFormat | null;
-  /** Set when the start argument gave the format: it is kept as given (no upgrade from chat to Responses). */
-  formatFixed?: boolean;
-  live: LiveEntry[];
-  nextSeq: number;
-  version: number;
-  lastClientSeq: number;
-  /** Per-writer last applied sequence numbers (appends with a `writer`); absent in runs started before writers. */
-  writers?: WriterTable;
-  /** Ids of recently appended messages (bounded), for idempotent retries of appends without a clientSeq. */
-  recentIds: string[];
-  /** The most recent fold records (bounded); the archive keeps them all. */
-  folds: FoldRecord[];
-  foldCount: number;
-  /** The prefix whose fold failed last, to back off from; `null` when the last fold attempt did not fail. */
-  backoff: BackoffMemory | null;
-  /** Provider-reported usage against our counts (`core/calibration`); `null` until usage is reported. */
-  calibration: Calibration | null;
-  /** Extra tokens every request costs on top of its messages (reply priming, tool schemas). */
-  fixedTokens: number;
-  /** Tokens of `settings.tools`, part of `fixedTokens`. Absent in state carried by older code (no tools). */
-  toolTokens?: number;
-  lastError: { at: number; message: string } | null;
-  closed: boolean;
-  continuedAsNew: number;
-  /**
-   * Contexts produced since the last change that was not an append, with our count of each: usage reported for any
-   * of them calibrates the estimate. Absent in state carried by older code.
-   */
-  sent?: SentContext[];
-  /** Files read often lately (hot paths): eviction keeps their latest read. */
-  hotPaths: HotPaths;
-  /** The fold summarized in the background, until it is applied (absent in states carried by older code). */
-  pendingFold?: PendingFold | null;
-  /** File reads of the current user turn so far (bounded), scored when the next turn starts. */
-  turnReads: string[];
-}
-
-/** The carried state as readers outside this class see it: no field, live entry or list can be written through it. */
-export type ReadonlyCarriedState = Readonly<
-  Omit<CarriedState, 'live' | 'writers' | 'recentIds' | 'folds' | 'sent' | 'pendingFold' | 'turnReads'>
-> & {
-  readonly live: readonly Readonly<LiveEntry>[];
-  readonly writers?: Readonly<WriterTable>;
-  readonly recentIds: readonly string[];
-  readonly folds: readonly FoldRecord[];
-  readonly sent?: readonly SentContext[];
-  readonly pendingFold?: Readonly<PendingFold> | null;
-  readonly turnReads: readonly string[];
-};
+export type { CarriedState, ReadonlyCarriedState } from './carried-state';
 
 /** Recent message ids remembered for de-duplication. */
 const RECENT_IDS = 2000;
