@@ -185,7 +185,7 @@ async function main(): Promise<void> {
       await typed.close();
       ids.push(typed.workflowId);
 
-      // A run longer than 200 updates under the default limits (the default was 1 500 updates per run before).
+      // A run longer than 60 updates under the default limits (the default was 1 500 updates per run before).
       const long = open(uniqueConversationId('replay-long-run'), { budget: 64_000 });
       for (let k = 0; k < 130; k++) {
         await long.prepare([user(`step ${k}`)]);

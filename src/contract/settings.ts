@@ -88,7 +88,7 @@ export const defaultSettings: ConversationSettings = {
 };
 
 export const defaultLimits: RunLimits = {
-  maxUpdatesPerRun: 200,
+  maxUpdatesPerRun: 60,
   maxHistoryBytes: 8 * 1024 * 1024,
   maxHistoryEvents: 8000,
   ...defaultFoldLimits,

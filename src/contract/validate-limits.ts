@@ -10,7 +10,7 @@ import type { FoldLimits } from './fold-limits';
 export interface RunLimits extends FoldLimits {
   /**
    * Continue-as-new after this many updates in one run (the server caps a run at 2 000): a worker taking the
-   * conversation over after a crash replays the run first. @default 200 (1500 for runs started before that default)
+   * conversation over after a crash replays the run first. @default 60 (1500 for runs started before that default)
    */
   maxUpdatesPerRun: number;
   /** Continue-as-new past this many history bytes (the server warns at 10 MiB, fails at 50 MiB). @default 8 MiB */

@@ -18,7 +18,7 @@ import { ConversationClient } from '../../src/client/conversation-client';
 import { ConversationUnavailableError } from '../../src/client/errors';
 import { corpusConversations } from './corpus';
 import { uniqueConversationId } from './conversation';
-import { workflowTaskFailures } from './history';
+import { workflowTaskFailuresInEveryRun } from './history';
 import { startOpenAIServer } from './openai-server';
 import { TEST_CHAT_PROFILE } from './profiles';
 import { mulberry32 } from './rng';
@@ -310,7 +310,7 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
       if (!isDeepStrictEqual(same, f)) mismatches.push(`${id}: fold ${f.number} differs between state and archive`);
     }
     const handle = env.client.workflow.getHandle(conv.workflowId);
-    taskFailures += await workflowTaskFailures(handle);
+    taskFailures += await workflowTaskFailuresInEveryRun(handle);
     const answered = await timed(conv, 'final prepare', () =>
       conv.prepare([{ role: 'user', content: 'still there?' }])
     );

@@ -13,7 +13,7 @@ describe('continue-as-new', function () {
       const settings = { budget: 6000 };
       const id = uniqueConversationId('can');
       const split = open(id, settings, { maxUpdatesPerRun: 12 });
-      const whole = open(uniqueConversationId('no-can'), settings);
+      const whole = open(uniqueConversationId('no-can'), settings, { maxUpdatesPerRun: 1900 });
       const a = await driveConversation(split, messages);
       const b = await driveConversation(whole, messages);
       const state = await split.state();
@@ -38,18 +38,18 @@ describe('continue-as-new', function () {
     });
   });
 
-  it('continues as new after 200 updates by default (what a worker taking over replays is bounded)', async () => {
+  it('continues as new after 60 updates by default (what a worker taking over replays is bounded)', async () => {
     await withConversationWorker(async ({ open }) => {
       const conv = open(uniqueConversationId('can-default'));
       const step = async (k: number): Promise<void> => {
         await conv.prepare([{ role: 'user', content: `step ${k}` }]);
         await conv.record({ role: 'assistant', content: `done ${k}` });
       };
-      for (let k = 0; k < 99; k++) await step(k);
-      assert.equal((await conv.state()).continuedAsNew, 0, '198 updates: still the first run');
-      for (let k = 99; k < 101; k++) await step(k);
-      assert.equal((await conv.state()).continuedAsNew, 1, '202 updates: the second run');
-      assert.equal((await conv.state()).messages, 202);
+      for (let k = 0; k < 29; k++) await step(k);
+      assert.equal((await conv.state()).continuedAsNew, 0, '58 updates: still the first run');
+      for (let k = 29; k < 31; k++) await step(k);
+      assert.equal((await conv.state()).continuedAsNew, 1, '62 updates: the second run');
+      assert.equal((await conv.state()).messages, 62);
     });
   });
 
