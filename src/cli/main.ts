@@ -104,13 +104,26 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   }
 }
 
+/**
+ * Exits with `code` once stdout and stderr have handed everything written to the OS. `process.exit()` right after a
+ * write drops what a pipe has not taken yet (a pipe buffers 64 KiB): `export … | wc -c` was cut at a multiple of it.
+ * A reader that went away (`| head`) is not an error of the command.
+ */
+function exitWhenFlushed(code: number): void {
+  let pending = 2;
+  const done = (): void => {
+    if (--pending === 0) process.exit(code);
+  };
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', () => process.exit(code));
+    stream.write('', done);
+  }
+}
+
 if (require.main === module) {
   const io: CliIO = { stdout: (s) => process.stdout.write(s + '\n'), stderr: (s) => process.stderr.write(s + '\n') };
-  main(process.argv.slice(2), io).then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      process.stderr.write(String(err) + '\n');
-      process.exit(1);
-    }
-  );
+  main(process.argv.slice(2), io).then(exitWhenFlushed, (err: unknown) => {
+    process.stderr.write(String(err) + '\n');
+    exitWhenFlushed(1);
+  });
 }
