@@ -21,6 +21,18 @@ export const MAX_MESSAGE_DEPTH = 64;
 /** Writer ids: 1–128 characters from this set (they become part of update ids). */
 export const WRITER_ID_PATTERN = /^[A-Za-z0-9._:@-]{1,128}$/;
 
+/**
+ * Checks that no message nests deeper than `MAX_MESSAGE_DEPTH` (the CLI applies the same rule to its files).
+ * @returns a message naming the first message too deep and where, or undefined.
+ */
+export function deepMessageProblem(messages: readonly unknown[]): string | undefined {
+  for (let m = 0; m < messages.length; m++) {
+    const deep = tooDeep(messages[m], MAX_MESSAGE_DEPTH);
+    if (deep) return `message ${m} nests deeper than ${MAX_MESSAGE_DEPTH} levels (at ${deep})`;
+  }
+  return undefined;
+}
+
 const INPUT_KEYS = ['messages', 'clientSeq', 'writer', 'reported', 'tools'];
 const USAGE_KEYS = ['inputTokens', 'outputTokens', 'totalTokens', 'cachedInputTokens', 'reasoningTokens'];
 
@@ -52,10 +64,8 @@ export function appendShapeProblem(input: unknown): string | undefined {
   if (reported) return reported;
   const tools = i.tools === undefined ? undefined : toolsProblem(i.tools, 'tools');
   if (tools) return tools;
-  for (let m = 0; m < i.messages.length; m++) {
-    const deep = tooDeep(i.messages[m], MAX_MESSAGE_DEPTH);
-    if (deep) return `message ${m} nests deeper than ${MAX_MESSAGE_DEPTH} levels (at ${deep})`;
-  }
+  const deep = deepMessageProblem(i.messages);
+  if (deep) return deep;
   const bytes = utf8Length(JSON.stringify(i));
   if (bytes > MAX_APPEND_BYTES) {
     return `the append is ${bytes} bytes of JSON, over the ${MAX_APPEND_BYTES}-byte limit of one append: send its messages in several appends`;
