@@ -63,20 +63,38 @@ function toJson(p: Payload): JsonPayload {
   return { metadata, data: Buffer.from(p.data ?? new Uint8Array()).toString('base64') };
 }
 
+/** What the server drains of a body over the limit before it gives up on the caller and closes the connection. */
+const DRAIN_FACTOR = 4;
+
+/**
+ * Reads the body, at most `limit` bytes. A longer one is read on (and dropped) so that the 413 answer reaches a caller
+ * still sending, instead of a connection reset; past `DRAIN_FACTOR × limit` the connection is closed.
+ */
 function readBody(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const tooLarge = new Refused(413, `the body is over ${limit} bytes, the codec server's limit: send fewer payloads`);
+    const declared = Number(req.headers['content-length'] ?? 0);
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) {
-        reject(new Refused(413, `request body over ${limit} bytes`));
+      if (size <= limit) chunks.push(chunk);
+      else if (size > DRAIN_FACTOR * limit || declared > DRAIN_FACTOR * limit) {
+        reject(tooLarge);
         req.destroy();
-      } else chunks.push(chunk);
+      }
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => (size > limit ? reject(tooLarge) : resolve(Buffer.concat(chunks).toString('utf8'))));
     req.on('error', reject);
   });
+}
+
+/** `null` → 'null', `[]` → 'an array', `'x'` → 'a string': what a value that is not the expected one was. */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === undefined) return 'missing';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 /**
@@ -107,6 +125,7 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
     }
     if (!op) throw new Refused(404, `no route ${path || '/'}: use POST /encode or POST /decode`);
     if (req.method !== 'POST') throw new Refused(405, `${req.method ?? ''} ${path}: use POST`);
+    // The body is read as JSON whatever Content-Type says: fetch() sends a string body as text/plain.
     let body: unknown;
     try {
       body = JSON.parse(await readBody(req, limit));
@@ -114,8 +133,11 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
       if (err instanceof Refused) throw err;
       throw new Refused(400, 'the body must be JSON: {"payloads": [...]}');
     }
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw new Refused(400, `the body must be JSON: {"payloads": [...]}, got ${kindOf(body)}`);
     const list = (body as { payloads?: unknown }).payloads;
-    if (!Array.isArray(list)) throw new Refused(400, 'the body must be JSON: {"payloads": [...]}');
+    if (!Array.isArray(list))
+      throw new Refused(400, `the body must be JSON: {"payloads": [...]}, payloads is ${kindOf(list)}`);
     const payloads = list.map(fromJson);
     let result: Payload[];
     try {
