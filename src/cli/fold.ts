@@ -17,6 +17,7 @@ import { outcomeOf } from '../workflows/conversation-folds';
 import { beginFold, completeFold, summarizeOutcome } from '../workflows/fold-step';
 import { findProfile } from '../summarizers/profiles';
 import type { SummarizerChoice } from '../summarizers/profiles';
+import { answerAbandonedCalls } from './answer-abandoned';
 import { CliUsageError, parseFlags, readJsonArray, type CliIO } from './io';
 
 export const foldHelp = `usage: durable-compaction fold --model M --budget N [--summarizer extractive|PROFILE] [--policy P] FILE
@@ -43,13 +44,16 @@ export async function runFold(args: string[], io: CliIO): Promise<number> {
   if (!KEEP_POLICIES.includes(policy))
     throw new CliUsageError(`--policy must be one of ${KEEP_POLICIES.join(', ')}, got '${policy}'`);
   if (positional.length !== 1) throw new CliUsageError('expected one FILE');
-  const messages = readJsonArray(positional[0]);
+  const given = readJsonArray(positional[0]);
   const counterFor = countersByModel();
   const counter = counterFor(model);
   let format: MessageFormat;
   let tokens: number[];
   let transcript: ReturnType<typeof normalize>;
+  let messages: unknown[];
   try {
+    // Folded as the workflow would store the file: abandoned calls answered "not run".
+    messages = answerAbandonedCalls(given, normalize(given).format).messages;
     transcript = normalize(messages);
     format = transcript.format;
     tokens = counter.countMessages(messages, format);

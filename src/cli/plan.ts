@@ -2,9 +2,11 @@
  * `durable-compaction plan --model M --budget N [--policy P] [--format F] FILE`: counts FILE's messages for the model
  * and prints the fold decision as one JSON line:
  * `{"fold", "reason", "tokens", "split", "summarize", "keep"}`, indices into the input array, `keep` in the order the
- * folded context would hold them.
+ * folded context would hold them. The file is planned as the workflow would store it: a call the agent moved on from
+ * counts with its "not run" result (which has no index in the file).
  */
 import { normalize } from '../core/messages/normalize';
+import { answerAbandonedCalls } from './answer-abandoned';
 import { formatNamed, MESSAGE_FORMATS } from '../core/messages/format-name';
 import type { MessageFormat } from '../core/messages/types';
 import { TranscriptValidationError } from '../core/messages/validate';
@@ -56,12 +58,17 @@ function readArgs(args: string[]): {
 export function runPlan(args: string[], io: CliIO): Promise<number> {
   try {
     const { model, budget, policy, format, file } = readArgs(args);
-    const messages = readJsonArray(file);
+    const given = readJsonArray(file);
+    // Planned as the workflow would store the file: abandoned calls answered "not run" (indices still into FILE).
+    const { messages, origin } = answerAbandonedCalls(given, normalize(given, format).format);
     const transcript = normalize(messages, format);
     const counter = createTokenCounter({ model });
     const tokens = counter.countMessages(messages, transcript.format);
     const plan = planFold({ transcript, tokens, fixedTokens: counter.replyPriming, options: { budget, policy } });
-    const { fold, reason, split, summarize, keep } = plan;
+    const { fold, reason } = plan;
+    const inFile = (indices: number[]): number[] => indices.map((i) => origin[i]!).filter((i) => i >= 0);
+    const split = origin.slice(0, plan.split).filter((i) => i >= 0).length;
+    const [summarize, keep] = [inFile(plan.summarize), inFile(plan.keep)];
     io.stdout(JSON.stringify({ fold, reason, tokens: plan.tokens, split, summarize, keep }));
     return Promise.resolve(0);
   } catch (err) {
