@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   WithStartWorkflowOperation,
+  WorkflowExecutionAlreadyStartedError,
   WorkflowUpdateFailedError,
   type Client,
   type WorkflowHandle,
@@ -51,7 +52,7 @@ import {
   type SettingsPatch,
 } from '../contract/settings';
 import { conversationIdProblem, formatProblem } from '../contract/conversation-id';
-import { ConversationUnavailableError, ConversationUpdateError, type Stored } from './errors';
+import { ConversationClosedError, ConversationUnavailableError, ConversationUpdateError, type Stored } from './errors';
 import { isTransient, retryTransient } from './retry';
 import { OriginalsReader, type ArchiveReader } from './originals';
 
@@ -402,7 +403,10 @@ export class ConversationClient {
         if (typed.stored === true) this.nextSeq = clientSeq + 1;
         throw typed;
       }
-      // Anything else but a transient answer (say, the conversation is closed) was refused before it ran.
+      // The workflow of a closed conversation completed, and the start's reuse policy refuses to run it again.
+      if (err instanceof WorkflowExecutionAlreadyStartedError)
+        throw new ConversationClosedError(`conversation '${conversationId}' is closed (its workflow completed)`, err);
+      // Anything else but a transient answer was refused before it ran.
       if (!isTransient(err)) throw err;
       this.inDoubt = { seq: clientSeq, call };
       throw this.unavailable(err, '', await this.storedAfterAll(clientSeq));

@@ -13,19 +13,22 @@ export type Stored = boolean | 'unknown';
  * OutOfOrder, VersionMismatch, ConversationClosed, InternalError). A `WorkflowUpdateFailedError`, so code catching that keeps working.
  */
 export class ConversationUpdateError extends WorkflowUpdateFailedError {
-  override readonly name = 'ConversationUpdateError';
+  override readonly name: string = 'ConversationUpdateError';
   constructor(
     readonly type: string,
     readonly stored: Stored,
-    cause: Error
+    cause: Error,
+    /** @default the cause's message */
+    what = cause.message
   ) {
-    super(`${type}: ${cause.message}${stored === true ? ' (the messages were stored)' : ''}`, cause);
+    super(`${type}: ${what}${stored === true ? ' (the messages were stored)' : ''}`, cause);
   }
 
   /** @returns the update failure as a ConversationUpdateError (its ApplicationFailure type and `stored` detail). */
   static from(err: WorkflowUpdateFailedError): ConversationUpdateError {
     const cause = err.cause;
     if (cause instanceof ApplicationFailure) {
+      if (cause.type === 'ConversationClosed') return new ConversationClosedError(cause.message, cause);
       const detail = cause.details?.[0] as { stored?: unknown } | undefined;
       return new ConversationUpdateError(cause.type ?? 'Error', detail?.stored === true, cause);
     }
@@ -42,5 +45,17 @@ export class ConversationUnavailableError extends Error {
     override readonly cause: unknown
   ) {
     super(message);
+  }
+}
+
+/**
+ * The conversation is closed: `close` ended it (the workflow refuses the call with type `ConversationClosed` while it
+ * finishes) or its workflow has completed (the server refuses to start it again: a closed conversation stays
+ * closed). Nothing was stored; use a new conversation id. A `ConversationUpdateError` of type `ConversationClosed`.
+ */
+export class ConversationClosedError extends ConversationUpdateError {
+  override readonly name: string = 'ConversationClosedError';
+  constructor(what: string, cause: Error) {
+    super('ConversationClosed', false, cause, what);
   }
 }
