@@ -1,6 +1,6 @@
 import { adapterFor } from './adapter-for-format';
-import { detectFormat } from './detect';
-import { pairResults } from './pair';
+import { checkFormatOf, detectFormat } from './detect';
+import { answeredCalls, pairResults } from './pair';
 import type { MessageFormat, Transcript } from './types';
 
 /**
@@ -11,6 +11,7 @@ import type { MessageFormat, Transcript } from './types';
  */
 export function normalize(messages: readonly unknown[], format?: MessageFormat): Transcript {
   const adapter = adapterFor(format ?? detectFormat(messages));
+  checkFormatOf(messages, adapter.format);
   const items = messages.map((raw, index) => adapter.toItem(raw, index));
   pairResults(items, true);
   return { format: adapter.format, items };
@@ -25,6 +26,7 @@ export function normalize(messages: readonly unknown[], format?: MessageFormat):
  */
 export function extendTranscript(base: Transcript, more: readonly unknown[]): Transcript {
   const adapter = adapterFor(base.format);
+  checkFormatOf(more, base.format, base.items.length);
   const items = [...base.items, ...more.map((raw, i) => adapter.toItem(raw, base.items.length + i))];
   pairResults(items, true);
   return { format: base.format, items };
@@ -42,10 +44,7 @@ export function denormalize<Raw>(transcript: Transcript<Raw>): Raw[] {
  * Indices of calls that have no result in the transcript: `{itemIndex, callIndex}` pairs in order.
  */
 export function pendingCalls(transcript: Transcript): { itemIndex: number; callIndex: number }[] {
-  const answered = new Set<string>();
-  for (const item of transcript.items) {
-    if (item.answers) answered.add(`${item.answers.itemIndex}:${item.answers.callIndex}`);
-  }
+  const answered = answeredCalls(transcript.items);
   const pending: { itemIndex: number; callIndex: number }[] = [];
   for (const item of transcript.items) {
     item.calls.forEach((_, c) => {
