@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { anthropicAdapter } from '../../../src/core/messages/anthropic';
+import { anthropicRequest } from '../../../src/core/messages/anthropic-request';
 import { abandonedCallResults } from '../../../src/core/messages/abandoned-calls';
 import { detectFormat } from '../../../src/core/messages/detect';
 import { denormalize, extendTranscript, normalize, pendingCalls } from '../../../src/core/messages/normalize';
@@ -233,6 +234,23 @@ describe('anthropic format', () => {
     assert.deepEqual(
       anthropicAdapter.withToolOutput(user([toolResult('t', 'big'), { type: 'text', text: 'x' }]), 'p'),
       user([toolResult('t', 'p'), { type: 'text', text: 'x' }])
+    );
+  });
+
+  it('moves the system element(s) into the system parameter when sending', () => {
+    const turns = [user('hi'), assistant('hello')];
+    assert.deepEqual(anthropicRequest([{ role: 'system', content: 'Be terse.' }, ...turns]), {
+      system: 'Be terse.',
+      messages: turns,
+    });
+    assert.deepEqual(anthropicRequest(turns), { messages: turns });
+    const cached = { type: 'text', text: 'Rules', cache_control: { type: 'ephemeral' } };
+    assert.deepEqual(
+      anthropicRequest([{ role: 'system', content: 'Be terse.' }, { role: 'system', content: [cached] }, ...turns]),
+      {
+        system: [{ type: 'text', text: 'Be terse.' }, cached],
+        messages: turns,
+      }
     );
   });
 
