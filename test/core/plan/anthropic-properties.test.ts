@@ -68,7 +68,8 @@ const options: fc.Arbitrary<CompactionOptions> = fc.record({
   filter: fc.constantFrom(undefined, { tools: ['Grep'] }),
 });
 
-describe('anthropic folds (fast-check): every policy, budgets 1 000–100 000', () => {
+describe('anthropic folds (fast-check): every policy, budgets 1 000–100 000', function () {
+  this.timeout(300_000); // about 20 s alone; more on a shared machine
   it('never splits a pair, folds a pending call or edits a thinking turn; every context passes the API rules', () => {
     const seen = { cases: 0, folds: 0, truncates: 0, pendingKept: 0, signedKept: 0, signedFolded: 0, multiResult: 0 };
     fc.assert(
@@ -95,11 +96,11 @@ describe('anthropic folds (fast-check): every policy, budgets 1 000–100 000', 
         }
         for (const item of t.items) if (item.moreAnswers && kept.has(item.raw)) seen.multiResult++;
       }),
-      { numRuns: 1500, seed: 24 }
+      { numRuns: 1000, seed: 24 }
     );
     if (process.env.DC_PRINT_COUNTS) console.log(seen);
     // Cases that do not fold check nothing: the counts show the properties were exercised.
-    assert.equal(seen.cases, 1500);
+    assert.equal(seen.cases, 1000);
     assert.ok(seen.folds >= 300, `only ${seen.folds} folds`);
     assert.ok(seen.truncates >= 20, `only ${seen.truncates} truncations`);
     assert.ok(seen.pendingKept >= 100, `only ${seen.pendingKept} pending calls checked`);
