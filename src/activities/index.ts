@@ -207,7 +207,7 @@ export async function summarizeHead(
   observe?: (outcome: 'ok' | 'failed' | 'error', seconds: number) => void
 ): Promise<SummarizeFoldResult> {
   // Old tool outputs become pointers saying how to get them back: the summarizer reads less, loses nothing.
-  const { raws: messages } = evictStaleToolResults(normalize(head, input.format), {
+  const { raws: messages } = evictStaleToolResults(normalize(head, input.format, { stored: true }), {
     budget: input.budget,
     keepReminders: true,
     ...(input.hotPaths ? { hotPaths: input.hotPaths } : {}),

@@ -1,5 +1,5 @@
 /**
- * `durable-compaction fold --model M --budget N [--summarizer S] [--policy P] FILE`: one fold offline, through the
+ * `durable-compaction fold --model M --budget N [--summarizer S] [--policy P] [--format F] [--tools FILE] FILE`: one fold offline, through the
  * same fold step as the workflow (`beginFold` → `summarizeOutcome` → `completeFold`, src/workflows/fold-step.ts) and
  * the same summarizing code as its activity (`summarizeHead`).
  */
@@ -18,9 +18,10 @@ import { beginFold, completeFold, summarizeOutcome } from '../workflows/fold-ste
 import { findProfile } from '../summarizers/profiles';
 import type { SummarizerChoice } from '../summarizers/profiles';
 import { answerAbandonedCalls } from './answer-abandoned';
+import { FORMAT_TOOLS_FLAGS, formatFlag, toolsFlag } from './format-tools-flags';
 import { CliUsageError, parseFlags, readJsonArray, type CliIO } from './io';
 
-export const foldHelp = `usage: durable-compaction fold --model M --budget N [--summarizer extractive|PROFILE] [--policy P] FILE
+export const foldHelp = `usage: durable-compaction fold --model M --budget N [--summarizer extractive|PROFILE] [--policy P] [--format F] [--tools FILE] FILE
 Folds FILE (a JSON array of messages; - reads stdin) once, offline, through the workflow's fold step, and prints
 {"messages": [...the folded context...], "fold": {...the fold record...}}; "fold" is null (with "reason") when the
 context is under the trigger. The summarizer defaults to extractive (the offline digest, no network); PROFILE names a
@@ -28,7 +29,9 @@ summarizer profile of temporal.yaml ('default' is its summarizer section; summar
 
 /** Runs `fold`. @returns 0; rejects with CliUsageError (exit 2) on bad flags or a malformed FILE. */
 export async function runFold(args: string[], io: CliIO): Promise<number> {
-  const { flags, positional } = parseFlags(args, ['model', 'budget', 'summarizer', 'policy']);
+  const { flags, positional } = parseFlags(args, ['model', 'budget', 'summarizer', 'policy', ...FORMAT_TOOLS_FLAGS]);
+  const givenFormat = formatFlag(flags);
+  const tools = toolsFlag(flags);
   const model = flags.get('model');
   if (model === undefined) throw new CliUsageError('missing --model M');
   const budgetText = flags.get('budget') ?? '';
@@ -51,19 +54,21 @@ export async function runFold(args: string[], io: CliIO): Promise<number> {
   let tokens: number[];
   let transcript: ReturnType<typeof normalize>;
   let messages: unknown[];
+  let fixedTokens: number;
   try {
     // Folded as the workflow would store the file: abandoned calls answered "not run".
-    messages = answerAbandonedCalls(given, normalize(given).format).messages;
-    transcript = normalize(messages);
+    messages = answerAbandonedCalls(given, normalize(given, givenFormat).format).messages;
+    transcript = normalize(messages, givenFormat);
     format = transcript.format;
     tokens = counter.countMessages(messages, format);
+    fixedTokens = counter.replyPriming + counter.countTools(tools);
   } catch (err) {
     if (err instanceof TranscriptValidationError || err instanceof TokenInputError)
       throw new CliUsageError(err.message);
     throw err;
   }
-  const total = (counts: readonly number[]): number => counts.reduce((a, b) => a + b, 0) + counter.replyPriming;
-  const plan = planFold({ transcript, tokens, fixedTokens: counter.replyPriming, options: { budget, policy } });
+  const total = (counts: readonly number[]): number => counts.reduce((a, b) => a + b, 0) + fixedTokens;
+  const plan = planFold({ transcript, tokens, fixedTokens, options: { budget, policy } });
   if (!plan.fold || plan.kind === 'truncate') {
     io.stdout(JSON.stringify({ messages, fold: null, reason: plan.reason, tokens: total(tokens) }));
     return 0;

@@ -24,15 +24,18 @@ const commands: Record<string, Command> = {
   plan: {
     run: runPlan,
     line: 'plan     --model M --budget N [--policy P] FILE   decide what a fold would summarise and keep',
-    help: `usage: durable-compaction plan --model M --budget N [--policy P] [--format F] FILE
+    help: `usage: durable-compaction plan --model M --budget N [--policy P] [--format F] [--tools FILE] FILE
 Counts FILE's messages (a JSON array; - reads stdin) and prints the fold decision:
-{"fold", "reason", "tokens", "split", "summarize", "keep"} with indices into FILE.`,
+{"fold", "reason", "tokens", "split", "summarize", "keep"} with indices into FILE.
+--format chat|responses|typed|anthropic: detected from FILE's unambiguous evidence when absent (a FILE mixing
+formats is refused); --tools FILE: the tool definitions sent with each request, counted in the budget.`,
   },
   count: {
     run: runCount,
     line: 'count    --model M FILE                         count tokens, per message and in total',
-    help: `usage: durable-compaction count --model M [--format F] FILE
-Prints {"total", "messages": [n, …]}: each message's tokens with its wire overhead; total adds reply priming.`,
+    help: `usage: durable-compaction count --model M [--format F] [--tools FILE] FILE
+Prints {"total", "messages": [n, …]}: each message's tokens with its wire overhead; total adds reply priming
+(and, with --tools, "tools": the tool definitions' tokens).`,
   },
   inspect: {
     run: runInspect,

@@ -1,5 +1,5 @@
 /**
- * `durable-compaction plan --model M --budget N [--policy P] [--format F] FILE`: counts FILE's messages for the model
+ * `durable-compaction plan --model M --budget N [--policy P] [--format F] [--tools FILE] FILE`: counts FILE's messages for the model
  * and prints the fold decision as one JSON line:
  * `{"fold", "reason", "tokens", "split", "summarize", "keep"}`, indices into the input array, `keep` in the order the
  * folded context would hold them. The file is planned as the workflow would store it: a call the agent moved on from
@@ -7,12 +7,12 @@
  */
 import { normalize } from '../core/messages/normalize';
 import { answerAbandonedCalls } from './answer-abandoned';
-import { formatNamed, MESSAGE_FORMATS } from '../core/messages/format-name';
 import type { MessageFormat } from '../core/messages/types';
 import { TranscriptValidationError } from '../core/messages/validate';
 import { KEEP_POLICIES, type KeepPolicy } from '../core/plan/options';
 import { planFold } from '../core/plan/plan';
 import { createTokenCounter, TokenInputError } from '../tokens';
+import { FORMAT_TOOLS_FLAGS, formatFlag, toolsFlag } from './format-tools-flags';
 import { CliUsageError, parseFlags, readJsonArray, type CliIO } from './io';
 
 /** Reads and checks the flags. @throws CliUsageError on a missing or bad value. */
@@ -22,8 +22,9 @@ function readArgs(args: string[]): {
   policy: KeepPolicy;
   format?: MessageFormat;
   file?: string;
+  tools: unknown[];
 } {
-  const { flags, positional } = parseFlags(args, ['model', 'budget', 'policy', 'format']);
+  const { flags, positional } = parseFlags(args, ['model', 'budget', 'policy', ...FORMAT_TOOLS_FLAGS]);
   const model = flags.get('model');
   if (model === undefined) throw new CliUsageError('missing --model M');
   const budgetText = flags.get('budget');
@@ -35,16 +36,13 @@ function readArgs(args: string[]): {
   const policy = (flags.get('policy') ?? 'auto') as KeepPolicy;
   if (!KEEP_POLICIES.includes(policy))
     throw new CliUsageError(`--policy must be one of ${KEEP_POLICIES.join(', ')}, got '${policy}'`);
-  const given = flags.get('format');
-  const format = formatNamed(given);
-  if (given !== undefined && !format) {
-    throw new CliUsageError(`--format must be one of ${MESSAGE_FORMATS.join(', ')}, got '${given}'`);
-  }
+  const format = formatFlag(flags);
   if (positional.length > 1) throw new CliUsageError(`expected one FILE, got ${positional.length}`);
   return {
     model,
     budget,
     policy,
+    tools: toolsFlag(flags),
     ...(format ? { format } : {}),
     ...(positional[0] === undefined ? {} : { file: positional[0] }),
   };
@@ -57,14 +55,15 @@ function readArgs(args: string[]): {
  */
 export function runPlan(args: string[], io: CliIO): Promise<number> {
   try {
-    const { model, budget, policy, format, file } = readArgs(args);
+    const { model, budget, policy, format, file, tools } = readArgs(args);
     const given = readJsonArray(file);
     // Planned as the workflow would store the file: abandoned calls answered "not run" (indices still into FILE).
     const { messages, origin } = answerAbandonedCalls(given, normalize(given, format).format);
     const transcript = normalize(messages, format);
     const counter = createTokenCounter({ model });
     const tokens = counter.countMessages(messages, transcript.format);
-    const plan = planFold({ transcript, tokens, fixedTokens: counter.replyPriming, options: { budget, policy } });
+    const fixedTokens = counter.replyPriming + counter.countTools(tools);
+    const plan = planFold({ transcript, tokens, fixedTokens, options: { budget, policy } });
     const { fold, reason } = plan;
     const inFile = (indices: number[]): number[] => indices.map((i) => origin[i]!).filter((i) => i >= 0);
     const split = origin.slice(0, plan.split).filter((i) => i >= 0).length;

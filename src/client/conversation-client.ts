@@ -14,7 +14,7 @@ import {
 import type { FoldRecord } from '../core/fold/fold-record';
 import { prepareForSend } from '../core/messages/send';
 import type { Usage } from '../core/messages/types';
-import type { MessageFormatName } from '../core/messages/format-name';
+import { formatNamed, type MessageFormatName } from '../core/messages/format-name';
 import {
   appendUpdate,
   clearUpdate,
@@ -65,7 +65,8 @@ export interface ConversationClientOptions {
   settings?: SettingsPatch;
   limits?: Partial<RunLimits>;
   /**
-   * Wire format of a conversation this client creates (`chat`, `responses` or `typed` — `s0`, its former name, is read too; ignored when it exists).
+   * Wire format of a conversation this client creates (`chat`, `responses`, `typed` — `s0`, its former name, is read
+   * too — or `anthropic`; ignored when it exists). Also the format its contexts are prepared for sending in.
    * @default detected from the first messages; a conversation read as chat becomes Responses when Responses items
    *   arrive
    */
@@ -210,7 +211,10 @@ export class ConversationClient {
     const settings = await this.afterStored(() => this.settingsForSend());
     const whole = await this.afterStored(() => this.withOriginals(this.mirror));
     return {
-      messages: prepareForSend(whole, { unanswered: settings.unanswered }),
+      messages: prepareForSend(whole, {
+        unanswered: settings.unanswered,
+        ...(this.options.format ? { format: formatNamed(this.options.format) } : {}),
+      }),
       version: result.version,
       tokens: result.tokens,
       budget: result.budget,

@@ -7,6 +7,7 @@
 import { formatNamed } from '../core/messages/format-name';
 import type { MessageFormat } from '../core/messages/types';
 import { TokenInputError } from './errors';
+import { anthropicContentTokens } from './anthropic-tokens';
 import { priceMediaPart } from './media-tokens';
 import { TOKENS_PER_MESSAGE, TOKENS_PER_NAME } from './wire-constants';
 
@@ -43,6 +44,8 @@ export function priceMessage(raw: unknown, format: MessageFormat, count: TextCou
       return priceResponsesItem(raw, count);
     case 'typed':
       return priceTypedMessage(raw, count);
+    case 'anthropic':
+      return priceAnthropicMessage(raw, count);
     default:
       throw new TokenInputError(`unknown message format '${String(format)}'`);
   }
@@ -131,4 +134,11 @@ function priceTypedMessage(m: Obj, count: TextCount): MessagePrice {
   if (m.payload !== undefined && m.payload !== null) body += count(json(m.payload));
   if (m.meta !== undefined && m.meta !== null) body += count(json(m.meta));
   return { envelope: TOKENS_PER_MESSAGE, role: count(type), body };
+}
+
+/** Anthropic messages: the chat envelope (no published framing), the role, and every block (`anthropic-tokens.ts`). */
+function priceAnthropicMessage(m: Obj, count: TextCount): MessagePrice {
+  const role = str(m.role);
+  if (role === undefined) throw new TokenInputError(`anthropic message needs a string 'role'`);
+  return { envelope: TOKENS_PER_MESSAGE, role: count(role), body: anthropicContentTokens(m.content, count) };
 }

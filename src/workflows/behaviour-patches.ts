@@ -64,3 +64,10 @@ const RECORDED_MAX_UPDATES_PER_RUN = 1500;
 export function runLimitDefaults(current: RunLimits): RunLimits {
   return patched(SHORTER_RUNS) ? current : { ...current, maxUpdatesPerRun: RECORDED_MAX_UPDATES_PER_RUN };
 }
+
+/**
+ * A format is detected from unambiguous evidence only, a transcript mixing formats is refused, and an element of
+ * another format than the conversation's is refused (issue 24: a Claude transcript was read as chat). Histories
+ * recorded before read formats as `detect-recorded.ts` does.
+ */
+export const FORMATS_FROM_EVIDENCE = 'formats-from-evidence-only';

@@ -17,13 +17,14 @@ import { shouldBackOff } from '../core/fold/backoff';
 import type { FoldError, FoldRecord } from '../core/fold/fold-record';
 import { prefixHash } from '../core/hash';
 import { detectFormat } from '../core/messages/detect';
+import { recordedDetectFormat } from '../core/messages/detect-recorded';
 import { normalize } from '../core/messages/normalize';
 import type { MessageFormat, Transcript } from '../core/messages/types';
 import { planFold, type FoldPlan } from '../core/plan';
 import { contentKey, foldedMemory, PrefixMatcher, viewOf, type View } from './compactor-memory';
 import { resolveCompactorOptions, type CompactorOptions, type ResolvedCompactorOptions } from './compactor-options';
 import { initialCompactorState, parseCompactorState, type CompactorState } from './compactor-state';
-import { roundsFloorAsRecorded } from './behaviour-patches';
+import { FORMATS_FROM_EVIDENCE, roundsFloorAsRecorded } from './behaviour-patches';
 import { backoffDelays, defaultFoldLimits, summarizeActivityOptions } from '../contract/fold-limits';
 import { beginFold, completeFold, summarizeOutcome, type SummaryOutcome } from './fold-step';
 import { Mutex } from './mutex';
@@ -147,14 +148,16 @@ export class Compactor {
 
   private async prepareNow(messages: readonly unknown[]): Promise<unknown[]> {
     if (!Array.isArray(messages)) throw invalidTranscript('messages must be an array');
-    const format = this.options.format ?? detectFormat(messages);
+    // Asked before any await (a patch marker's place); histories recorded before read formats as they did.
+    const evidence = patched(FORMATS_FROM_EVIDENCE);
+    const format = this.options.format ?? detectIn(messages, evidence);
     this.adoptFormatAndModel(format);
     const v = viewOf(this.remembered.memory, messages, this.matcher);
     if (v.forgot) {
       this.remembered.memory = null;
       this.remembered.calibration = dropAnchor(this.remembered.calibration);
     }
-    const transcript = readTranscript(v.view, format);
+    const transcript = readTranscript(v.view, format, !evidence);
     const keys = await this.count(v.view, format);
     const tokens = keys.map((k) => this.remembered.counts[k] ?? 0);
     const counted = tokens.reduce((a, b) => a + b, this.remembered.fixedTokens);
@@ -331,9 +334,19 @@ export class Compactor {
 }
 
 /** Normalises a view, turning a malformed transcript into a non-retryable failure the caller can catch. */
-function readTranscript(view: readonly unknown[], format: MessageFormat): Transcript {
+function readTranscript(view: readonly unknown[], format: MessageFormat, stored: boolean): Transcript {
   try {
-    return normalize(view, format);
+    return normalize(view, format, { stored });
+  } catch (err) {
+    throw invalidTranscript(err instanceof Error ? err.message : String(err));
+  }
+}
+
+/** The format of a view: from evidence only (new work), or as recorded histories detected it. */
+function detectIn(messages: readonly unknown[], evidence: boolean): MessageFormat {
+  if (!evidence) return recordedDetectFormat(messages);
+  try {
+    return detectFormat(messages);
   } catch (err) {
     throw invalidTranscript(err instanceof Error ? err.message : String(err));
   }

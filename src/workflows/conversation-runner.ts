@@ -5,7 +5,7 @@
  */
 import { condition, patched, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { SETTINGS_TOGETHER } from './behaviour-patches';
+import { FORMATS_FROM_EVIDENCE, SETTINGS_TOGETHER } from './behaviour-patches';
 import { ConversationClosed } from '../contract/closed';
 import { ConversationFolds, type FoldOutcome } from './conversation-folds';
 import { dueEviction } from './due-eviction';
@@ -75,6 +75,8 @@ const PATCH = {
   byteBudget: 'live-context-byte-budget',
   /** A conversation read as chat becomes Responses when Responses items arrive (issue 9, item 3). */
   formatUpgrade: 'chat-conversation-upgrades-to-responses',
+  /** Formats are detected from unambiguous evidence only; an element of another format is refused (issue 24). */
+  formatsFromEvidence: FORMATS_FROM_EVIDENCE,
 } as const;
 
 export class ConversationRunner {
@@ -167,9 +169,10 @@ export class ConversationRunner {
       const split = pins ? splitPins(input) : null;
       const answerAbandoned = answersAbandonedCalls();
       const upgrade = patched(PATCH.formatUpgrade);
+      const formats = patched(PATCH.formatsFromEvidence) ? 'evidence' : 'recorded';
       let staged;
       try {
-        staged = this.state.stage(split ? split.input : input, upgrade);
+        staged = this.state.stage(split ? split.input : input, upgrade, formats);
       } catch (err) {
         throw rejected(err);
       }

@@ -11,6 +11,7 @@ import type { FoldRecord } from '../core/fold/fold-record';
 import { detectFormat } from '../core/messages/detect';
 import { currentFormatName } from '../core/messages/format-name';
 import { upgradesToResponses } from '../core/messages/format-upgrade';
+import { recordedDetectFormat, recordedUpgradesToResponses } from '../core/messages/detect-recorded';
 import { extendTranscript, normalize } from '../core/messages/normalize';
 import type { MessageFormat, Transcript } from '../core/messages/types';
 import { TranscriptValidationError } from '../core/messages/validate';
@@ -126,7 +127,10 @@ export class ConversationState {
   /** The live transcript, normalised (once per version: appending, folding and planning all read it). */
   transcript(): Transcript {
     if (this.cached?.version !== this.data.version) {
-      this.cached = { version: this.data.version, transcript: normalize(this.raws(), this.data.format ?? undefined) };
+      this.cached = {
+        version: this.data.version,
+        transcript: normalize(this.raws(), this.data.format ?? undefined, { stored: true }),
+      };
     }
     return this.cached.transcript;
   }
@@ -135,10 +139,12 @@ export class ConversationState {
    * Checks an append and drops what was already appended (same clientSeq, or a message id seen recently).
    * Synchronous: runs in the update validator and again in the handler.
    * @param upgrade whether a conversation read as chat may become Responses (see `upgradesToResponses`).
+   * @param formats `evidence`: the format is detected from unambiguous evidence only and elements of another format
+   *   are refused; `recorded`: as histories recorded before that read them (see `detect-recorded.ts`).
    * @returns the staged append (possibly with no messages when it is a pure retry).
    * @throws AppendRejected naming the bad message; nothing is stored.
    */
-  stage(input: AppendInput, upgrade = true): StagedAppend {
+  stage(input: AppendInput, upgrade = true, formats: FormatReading = 'evidence'): StagedAppend {
     if (this.data.closed) throw new ConversationClosed();
     if (typeof input !== 'object' || input === null) throw new AppendRejected('append input must be an object');
     if (!Array.isArray(input.messages)) throw new AppendRejected('append input.messages must be an array');
@@ -171,8 +177,10 @@ export class ConversationState {
         );
       }
     });
-    let format = this.data.format ?? (fresh.length > 0 ? safeDetect(fresh) : 'chat');
-    if (format === 'chat' && upgrade && !this.data.formatFixed && upgradesToResponses(this.raws(), fresh)) {
+    const recorded = formats === 'recorded';
+    let format = this.data.format ?? (fresh.length > 0 ? safeDetect(fresh, recorded) : 'chat');
+    const upgrades = recorded ? recordedUpgradesToResponses : upgradesToResponses;
+    if (format === 'chat' && upgrade && !this.data.formatFixed && upgrades(this.raws(), fresh)) {
       format = 'responses';
     }
     let extended: Transcript | undefined;
@@ -181,8 +189,8 @@ export class ConversationState {
         // Only the new messages are read: the live transcript is normalised once per version (see `transcript`).
         extended =
           this.data.format === format
-            ? extendTranscript(this.transcript(), fresh)
-            : normalize([...this.raws(), ...fresh], format);
+            ? extendTranscript(this.transcript(), fresh, { stored: recorded })
+            : normalize([...this.raws(), ...fresh], format, { stored: recorded });
       } catch (err) {
         if (err instanceof TranscriptValidationError) {
           const at = err.index - this.data.live.length;
@@ -547,7 +555,8 @@ export function messageId(raw: unknown): string | undefined {
   return typeof id === 'string' && id !== '' ? id : undefined;
 }
 
-function safeDetect(messages: unknown[]): MessageFormat {
+function safeDetect(messages: unknown[], recorded: boolean): MessageFormat {
+  if (recorded) return recordedDetectFormat(messages);
   try {
     return detectFormat(messages);
   } catch (err) {
@@ -559,3 +568,6 @@ function renameSent(keys: EntryKey[], sentIndex: number, uid: string): void {
   const key = keys.find((k) => k.uid === `sent:${sentIndex}`);
   if (key) key.uid = uid;
 }
+
+/** How an append's format is read (see `stage`). */
+export type FormatReading = 'evidence' | 'recorded';

@@ -40,7 +40,10 @@ describe('cli count', () => {
 
   it('throws CliUsageError on a missing model, a bad format, or a malformed transcript', async () => {
     await assert.rejects(runCount([path], capture()), CliUsageError);
-    await assert.rejects(runCount(['--model', 'gpt-4o', '--format', 'xml', path], capture()), /unknown --format/);
+    await assert.rejects(
+      runCount(['--model', 'gpt-4o', '--format', 'xml', path], capture()),
+      /--format must be one of chat, responses, typed, anthropic, got 'xml'/
+    );
     await assert.rejects(
       runCount(['--model', 'gpt-4o', file('bad.json', '[{"role":"user"}, 3]')], capture()),
       CliUsageError

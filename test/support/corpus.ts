@@ -12,20 +12,27 @@ export interface CorpusConversation {
 }
 
 let cache: CorpusConversation[] | undefined;
+let anthropicCache: CorpusConversation[] | undefined;
+
+function readSessions(sub: string): CorpusConversation[] {
+  const dir = join(corpusDir, sub);
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => ({
+      name: f.replace(/\.json$/, ''),
+      messages: JSON.parse(readFileSync(join(dir, f), 'utf8')) as Record<string, unknown>[],
+    }));
+}
 
 /** All twelve corpus conversations, loaded once per test process. */
 export function corpusConversations(): CorpusConversation[] {
-  if (!cache) {
-    const dir = join(corpusDir, 'conversations');
-    cache = readdirSync(dir)
-      .filter((f) => f.endsWith('.json'))
-      .sort()
-      .map((f) => ({
-        name: f.replace(/\.json$/, ''),
-        messages: JSON.parse(readFileSync(join(dir, f), 'utf8')) as Record<string, unknown>[],
-      }));
-  }
-  return cache;
+  return (cache ??= readSessions('conversations'));
+}
+
+/** The five Claude Code sessions in their own Anthropic Messages shape (`conversations-anthropic`). */
+export function anthropicSessions(): CorpusConversation[] {
+  return (anthropicCache ??= readSessions('conversations-anthropic'));
 }
 
 /** One conversation by name (file name without `.json`). */

@@ -145,7 +145,8 @@ const updateCases: UpdateCase[] = [
       ],
     },
     'InvalidAppend',
-    /message 2/,
+    // The append mixes formats, so it is no upgrade: its first element chat cannot hold is named.
+    /message 1 of this append: a Responses 'function_call' item is 'responses' input, but the transcript's format is 'chat'/,
   ],
   [
     'user text starting with the summary marker',

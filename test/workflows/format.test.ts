@@ -57,7 +57,10 @@ describe('conversation format', function () {
         },
       ]);
       await conv.prepare([{ role: 'tool', tool_call_id: 'c1', content: '4 degrees' }]);
-      await assert.rejects(conv.record([reasoning]), refused('InvalidAppend', /role/));
+      await assert.rejects(
+        conv.record([reasoning]),
+        refused('InvalidAppend', /message 0 of this append: a Responses 'reasoning' item is 'responses' input/)
+      );
       assert.equal((await conv.state()).format, 'chat');
       assert.equal((await conv.context()).messages.length, 3, 'nothing stored');
       await conv.close();
@@ -76,7 +79,7 @@ describe('conversation format', function () {
       assert.equal((await conv.state()).format, 'responses');
       await assert.rejects(
         conv.record([{ role: 'tool', tool_call_id: 'c1', content: 'x' }]),
-        refused('InvalidAppend', /role/)
+        refused('InvalidAppend', /a chat 'tool' message is 'chat' input, but the transcript's format is 'responses'/)
       );
       await conv.record([reasoning, fnCall('fc_1')]);
       assert.equal((await conv.context()).messages.length, 3);
@@ -93,7 +96,13 @@ describe('conversation format', function () {
         format: 'chat',
       });
       await conv.prepare([plain('user', 'Weather in Oslo?')]);
-      await assert.rejects(conv.record([reasoning, fnCall('fc_1')]), refused('InvalidAppend', /missing field 'role'/));
+      await assert.rejects(
+        conv.record([reasoning, fnCall('fc_1')]),
+        refused(
+          'InvalidAppend',
+          /a Responses 'reasoning' item is 'responses' input, but the transcript's format is 'chat'/
+        )
+      );
       assert.equal((await conv.state()).format, 'chat');
       await conv.close();
     });
@@ -131,7 +140,8 @@ describe('conversation format', function () {
     assert.throws(
       () =>
         new ConversationClient({ client: {} as never, conversationId: 'x', taskQueue: 'q', format: 'xml' as never }),
-      (e: unknown) => e instanceof SettingsError && /format must be one of chat, responses, typed/.test(e.message)
+      (e: unknown) =>
+        e instanceof SettingsError && /format must be one of chat, responses, typed, anthropic/.test(e.message)
     );
     await withConversationWorker(async ({ env, taskQueue }) => {
       const handle = await env.client.workflow.start('conversationWorkflow', {
@@ -142,7 +152,8 @@ describe('conversation format', function () {
       await assert.rejects(handle.result(), (e: unknown) => {
         const cause = (e as { cause?: { type?: string; message?: string } }).cause;
         return (
-          cause?.type === 'InvalidStart' && /format must be one of chat, responses, typed/.test(cause.message ?? '')
+          cause?.type === 'InvalidStart' &&
+          /format must be one of chat, responses, typed, anthropic/.test(cause.message ?? '')
         );
       });
     });

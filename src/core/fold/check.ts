@@ -3,7 +3,8 @@
  * transcript's items (whose pairing `normalize` already worked out), so no second normalisation of the result is
  * needed.
  */
-import type { Item, Transcript } from '../messages/types';
+import { answersOf } from '../messages/pair';
+import type { Answer, Item, Transcript } from '../messages/types';
 import type { FoldViolation } from './errors';
 import { foldOrder, type FoldLayout } from './layout';
 
@@ -31,9 +32,7 @@ export function checkFoldResult(input: { transcript: Transcript; plan: FoldLayou
 
   // Which calls have results, for the pending-call rule: `${itemIndex}:${callIndex}`.
   const answered = new Set<string>();
-  for (const item of items) {
-    const a = item.answers;
-    if (!a) continue;
+  const checkPair = (item: Item, a: Answer): void => {
     answered.add(`${a.itemIndex}:${a.callIndex}`);
     const callPos = position.get(a.itemIndex);
     const resultPos = position.get(item.index);
@@ -50,7 +49,8 @@ export function checkFoldResult(input: { transcript: Transcript; plan: FoldLayou
         message: `tool result ${item.index} would come before its call at ${a.itemIndex}`,
       });
     }
-  }
+  };
+  for (const item of items) for (const a of answersOf(item)) checkPair(item, a);
 
   let seenOther = false;
   for (const index of order) {

@@ -98,6 +98,8 @@ export function evictStaleToolResults(transcript: Transcript, options: EvictOpti
   const candidates: Candidate[] = [];
   for (const item of items) {
     if (item.role !== 'tool' || isOffloaded(item.text)) continue;
+    // One pointer names one call: a turn answering several (Anthropic) keeps its outputs rather than misname them.
+    if (item.moreAnswers?.length) continue;
     const a = item.answers;
     const pointer = pointerFor(a ? items[a.itemIndex]?.calls[a.callIndex] : undefined);
     const reminders = options.keepReminders ? (item.text.match(REMINDER_BLOCK) ?? []) : [];

@@ -5,7 +5,7 @@
  * recorded like any message, so it pairs and folds like any call and result; a pending call is never folded.
  */
 import { adapterFor } from './adapter-for-format';
-import { pairResults } from './pair';
+import { answeredCalls, pairResults } from './pair';
 import type { Item, MessageFormat } from './types';
 
 /** A synthetic result to insert before position `at` of the messages it was computed for. */
@@ -35,11 +35,14 @@ function movesOn(
 }
 
 /**
- * Where the result of a call made by item `at` goes: after the calling item, (Responses) the call items right after
+ * Where the result of a call made by item `at` goes (Anthropic: right after the calling turn): after the calling
+ * item, (Responses) the call items right after
  * it, and the run of results after them; then before any reasoning that opens the next turn (reasoning belongs to
  * the item after it).
  */
 function resultPosition(items: readonly Item[], at: number, until: number, format: MessageFormat): number {
+  // Anthropic: right after the calling turn, so the result is first in the user turn the API merges it into.
+  if (format === 'anthropic') return at + 1;
   let j = at + 1;
   if (format === 'responses') while (j < until && items[j]!.calls.length > 0) j++;
   while (j < until && items[j]!.role === 'tool') j++;
@@ -61,9 +64,7 @@ export function abandonedCallResults(
   const adapter = adapterFor(format);
   const items = messages.map((raw, i) => adapter.toItem(raw, i));
   pairResults(items, false);
-  const answered = new Set(
-    items.flatMap((it) => (it.answers ? [`${it.answers.itemIndex}:${it.answers.callIndex}`] : []))
-  );
+  const answered = answeredCalls(items);
   const out: AbandonedCallResult[] = [];
   for (const item of items) {
     const open = item.calls.filter((_, c) => !answered.has(`${item.index}:${c}`));

@@ -1,4 +1,5 @@
 import type { FormatAdapter } from './format-adapter';
+import { anthropicAdapter } from './anthropic';
 import { chatAdapter } from './chat';
 import { responsesAdapter } from './responses';
 import { typedMessagesAdapter } from './typed-messages';
@@ -9,6 +10,7 @@ const ADAPTERS: Record<MessageFormat, FormatAdapter> = {
   chat: chatAdapter,
   responses: responsesAdapter,
   typed: typedMessagesAdapter,
+  anthropic: anthropicAdapter,
 };
 
 /**

@@ -5,12 +5,25 @@
  * valid Responses input, so nothing stored changes.
  */
 import { detectFormat, formatVote } from './detect';
+import { isRecord } from './validate';
+
+/** Chat `text` parts fit Anthropic too (so they decide no format), but Responses has no `text` input part. */
+function holdsTextParts(el: unknown): boolean {
+  return isRecord(el) && Array.isArray(el.content) && el.content.some((p) => isRecord(p) && p.type === 'text');
+}
 
 /**
  * @param stored the elements of the conversation so far (read as chat).
  * @param fresh the elements being appended.
- * @returns true when `fresh` is Responses input and `stored` holds nothing only chat can hold.
+ * @returns true when `fresh` is Responses input and `stored` holds nothing only chat can hold; false when `fresh`
+ *   mixes formats.
  */
 export function upgradesToResponses(stored: readonly unknown[], fresh: readonly unknown[]): boolean {
-  return detectFormat(fresh) === 'responses' && stored.every((el) => formatVote(el) === undefined);
+  let format;
+  try {
+    format = detectFormat(fresh);
+  } catch {
+    return false; // mixed formats: reading the append refuses it with the reason
+  }
+  return format === 'responses' && stored.every((el) => formatVote(el) === undefined && !holdsTextParts(el));
 }

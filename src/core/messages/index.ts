@@ -3,6 +3,8 @@ export * from './types';
 export * from './format-adapter';
 export { SUMMARY_MARKER } from './summary-marker';
 export { chatAdapter, type ChatMessage } from './chat';
+export { anthropicAdapter, type AnthropicMessage } from './anthropic';
+export { anthropicRequest, type AnthropicRequestParts } from './anthropic-request';
 export { responsesAdapter, type ResponsesItem } from './responses';
 export { typedMessagesAdapter, typedSummaryHeader, type TypedMessage } from './typed-messages';
 export { adapterFor } from './adapter-for-format';

@@ -2,7 +2,7 @@
  * Pairing tool results with their calls. Real sessions reuse call ids (one corpus session reuses five), so a result
  * answers the nearest earlier call with its id that has no result yet, never "the call with that id" globally.
  */
-import type { Item } from './types';
+import type { Answer, Item } from './types';
 import { TranscriptValidationError } from './validate';
 
 /** An open (not yet answered) call: where it is. */
@@ -34,34 +34,64 @@ export function pairResults(items: Item[], strict: boolean): Unpaired[] {
       list.push({ itemIndex: item.index, callIndex, name: call.name, answered: false });
       byId.set(call.id, list);
     });
-    const id = item.resultFor;
-    if (id === undefined) continue;
-    const candidates = byId.get(id);
-    let open: OpenCall | undefined;
-    if (candidates) {
-      for (let k = candidates.length - 1; k >= 0; k--) {
-        if (!candidates[k]!.answered) {
-          open = candidates[k];
-          break;
-        }
-      }
-    }
-    if (!open) {
-      const kind = candidates ? 'answered-twice' : 'unknown-call';
-      if (strict) {
-        throw new TranscriptValidationError(
-          item.index,
-          kind === 'unknown-call'
-            ? `tool result for call id '${id}', but no earlier call has that id`
-            : `tool result for call id '${id}', but every earlier call with that id is already answered (call answered twice)`,
-          kind
-        );
-      }
-      unpaired.push({ index: item.index, kind });
-      continue;
-    }
-    open.answered = true;
-    item.answers = { callId: id, itemIndex: open.itemIndex, callIndex: open.callIndex, name: open.name };
+    const ids = item.resultFor === undefined ? [] : [item.resultFor, ...(item.moreResultsFor ?? [])];
+    const more: Answer[] = [];
+    ids.forEach((id, k) => {
+      const answer = pairOne(byId, item, id, strict, unpaired);
+      if (answer && k === 0) item.answers = answer;
+      else if (answer) more.push(answer);
+    });
+    if (ids.length > 1) item.moreAnswers = more;
   }
   return unpaired;
+}
+
+/**
+ * Pairs one result id of `item` with the nearest earlier unanswered call with that id.
+ * @returns the answer, or undefined (lenient mode) when none fits; the miss is pushed to `unpaired`.
+ * @throws TranscriptValidationError in strict mode when none fits.
+ */
+function pairOne(
+  byId: Map<string, OpenCall[]>,
+  item: Item,
+  id: string,
+  strict: boolean,
+  unpaired: Unpaired[]
+): Answer | undefined {
+  const candidates = byId.get(id);
+  let open: OpenCall | undefined;
+  if (candidates) {
+    for (let k = candidates.length - 1; k >= 0; k--) {
+      if (!candidates[k]!.answered) {
+        open = candidates[k];
+        break;
+      }
+    }
+  }
+  if (!open) {
+    const kind = candidates ? 'answered-twice' : 'unknown-call';
+    if (strict) {
+      throw new TranscriptValidationError(
+        item.index,
+        kind === 'unknown-call'
+          ? `tool result for call id '${id}', but no earlier call has that id`
+          : `tool result for call id '${id}', but every earlier call with that id is already answered (call answered twice)`,
+        kind
+      );
+    }
+    unpaired.push({ index: item.index, kind });
+    return undefined;
+  }
+  open.answered = true;
+  return { callId: id, itemIndex: open.itemIndex, callIndex: open.callIndex, name: open.name };
+}
+
+/** Every call an item answers: `answers`, then `moreAnswers` (an Anthropic turn holding several results). */
+export function answersOf(item: Item): Answer[] {
+  return item.answers ? [item.answers, ...(item.moreAnswers ?? [])] : (item.moreAnswers ?? []);
+}
+
+/** The calls a transcript's results answer, as `${itemIndex}:${callIndex}` keys. */
+export function answeredCalls(items: readonly Item[]): Set<string> {
+  return new Set(items.flatMap((it) => answersOf(it).map((a) => `${a.itemIndex}:${a.callIndex}`)));
 }

@@ -6,7 +6,7 @@
 import type { FormatAdapter } from './format-adapter';
 import { adapterFor } from './adapter-for-format';
 import { detectFormat } from './detect';
-import { pairResults } from './pair';
+import { answeredCalls, pairResults } from './pair';
 import type { Item, MessageFormat } from './types';
 import { TranscriptValidationError } from './validate';
 
@@ -40,7 +40,10 @@ function callOrder(item: Item): number {
  * @throws TranscriptValidationError on a malformed element.
  */
 export function orderToolResults<Raw>(messages: readonly Raw[], format?: MessageFormat): readonly Raw[] {
-  const items = readLenient(messages, adapterFor(format ?? detectFormat(messages)));
+  const adapter = adapterFor(format ?? detectFormat(messages));
+  // Anthropic results are blocks of one user turn, which the API merges with the user turns next to it: nothing to order.
+  if (adapter.format === 'anthropic') return messages;
+  const items = readLenient(messages, adapter);
   let out: Raw[] | undefined;
   for (let start = 0; start < items.length;) {
     if (items[start]!.role !== 'tool') {
@@ -65,6 +68,7 @@ export function orderToolResults<Raw>(messages: readonly Raw[], format?: Message
  * that directly follow it, since parallel calls are separate items there, and the run of results after them.
  */
 function insertionPoint(items: readonly Item[], at: number, format: MessageFormat): number {
+  if (format === 'anthropic') return at + 1; // first in the user turn the API merges it into
   let j = at + 1;
   if (format === 'responses') while (j < items.length && items[j]!.calls.length > 0) j++;
   while (j < items.length && items[j]!.role === 'tool') j++;
@@ -80,9 +84,7 @@ function insertionPoint(items: readonly Item[], at: number, format: MessageForma
 export function prepareForSend(messages: readonly unknown[], options: SendOptions = {}): unknown[] {
   const adapter = adapterFor(options.format ?? detectFormat(messages));
   const items = readLenient(messages, adapter);
-  const answered = new Set(
-    items.flatMap((it) => (it.answers ? [`${it.answers.itemIndex}:${it.answers.callIndex}`] : []))
-  );
+  const answered = answeredCalls(items);
   const inserts = new Map<number, unknown[]>();
   for (const item of items) {
     item.calls.forEach((call, c) => {

@@ -6,10 +6,11 @@
  */
 
 /**
- * The three wire formats accepted. `chat` = OpenAI Chat Completions, `responses` = OpenAI Responses input items,
- * `typed` = typed messages `{id?, type, text, payload?, meta?}` (formerly named `'s0'`, see `format-name.ts`).
+ * The wire formats accepted. `chat` = OpenAI Chat Completions, `responses` = OpenAI Responses input items,
+ * `typed` = typed messages `{id?, type, text, payload?, meta?}` (formerly named `'s0'`, see `format-name.ts`),
+ * `anthropic` = Anthropic Messages API messages (content blocks; see `anthropic.ts` and docs/formats.md).
  */
-export type MessageFormat = 'chat' | 'responses' | 'typed';
+export type MessageFormat = 'chat' | 'responses' | 'typed' | 'anthropic';
 
 /**
  * What an item is to the planner.
@@ -33,6 +34,14 @@ export interface ToolCall {
   kind?: string;
 }
 
+/** Where the call a tool result answers is: its id, the calling item and the call's position in it, the tool name. */
+export interface Answer {
+  callId: string;
+  itemIndex: number;
+  callIndex: number;
+  name: string;
+}
+
 /** One element of the caller's transcript, as the planner sees it. */
 export interface Item<Raw = unknown> {
   /** Position in the caller's array. */
@@ -46,9 +55,21 @@ export interface Item<Raw = unknown> {
    * For a tool result: the call it answers, paired by position and id (the nearest earlier unanswered call with that
    * id), never by id alone, because real sessions reuse ids.
    */
-  answers?: { callId: string; itemIndex: number; callIndex: number; name: string };
+  answers?: Answer;
   /** For a tool result: the call id it carries as written (set by the adapter; `normalize` pairs it into `answers`). */
   resultFor?: string;
+  /**
+   * For an element answering several calls (an Anthropic user turn holding several `tool_result` blocks): the call ids
+   * after the first (which is `resultFor`), in order. Pairing puts their calls in `moreAnswers`.
+   */
+  moreResultsFor?: string[];
+  /** The calls answered by `moreResultsFor`, as `answers` is for `resultFor` (see `answersOf` in `pair.ts`). */
+  moreAnswers?: Answer[];
+  /**
+   * True when the kept part of a fold may not start at this item: the format requires the element after the summary
+   * to be of another kind (Anthropic: the kept part starts with a user turn, never an assistant turn).
+   */
+  noCutBefore?: boolean;
   /** Human-readable text of the item (prose, tool output, reasoning summary) for rendering and identifier mining. */
   text: string;
   /** The item's own id where the format has one (typed-message `id`, Responses item `id`). */

@@ -12,7 +12,9 @@ export type ValidationProblemKind =
   | 'arguments-not-string'
   | 'unknown-call'
   | 'answered-twice'
-  | 'unanswered-call';
+  | 'unanswered-call'
+  | 'duplicate-id'
+  | 'format-conflict';
 
 /** A malformed transcript element. `message` names both the index and the problem. */
 export class TranscriptValidationError extends Error {

@@ -102,6 +102,11 @@ export function planFold(input: PlanInput): FoldPlan {
   };
 
   if (decision.kind === 'truncate') {
+    const first = items[[...pinned, ...tail][0] ?? -1];
+    if (input.transcript.format === 'anthropic' && first && first.role !== 'user' && first.role !== 'summary') {
+      // With no summary in front, the context would open with this item; the Messages API wants a user turn first.
+      return no(`${decision.reason}; but the truncated context would start with a ${first.role} item, not a user turn`);
+    }
     return { ...base, fold: false, kind: 'truncate', summarize: [], foldedTokens: 0 };
   }
   const summarize = head.filter((i) => !isFiltered(items[i]!));

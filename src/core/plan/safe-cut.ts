@@ -3,9 +3,11 @@
  * are hoisted) and keeps `[s, n)`. A cut is safe when:
  * - every call in the folded part has all its results in the folded part (a call and its results stay together);
  * - no call in the folded part is still unanswered (a pending call is never folded);
- * - the last folded item is not a reasoning item (reasoning belongs to the item that follows it).
+ * - the last folded item is not a reasoning item (reasoning belongs to the item that follows it);
+ * - the first kept item may start a kept part (`noCutBefore`: an Anthropic assistant turn may not).
  * Instructions are never summarised: they are hoisted to the front whatever the cut (see `planFold`).
  */
+import { answeredCalls, answersOf } from '../messages/pair';
 import type { Item } from '../messages/types';
 
 /**
@@ -16,12 +18,11 @@ export function safeCuts(items: readonly Item[]): boolean[] {
   const n = items.length;
   // lastResult[c] = furthest index of a result answering a call made by item c.
   const lastResult = new Map<number, number>();
-  const answered = new Set<string>();
+  const answered = answeredCalls(items);
   for (const item of items) {
-    const a = item.answers;
-    if (!a) continue;
-    answered.add(`${a.itemIndex}:${a.callIndex}`);
-    lastResult.set(a.itemIndex, Math.max(lastResult.get(a.itemIndex) ?? a.itemIndex, item.index));
+    for (const a of answersOf(item)) {
+      lastResult.set(a.itemIndex, Math.max(lastResult.get(a.itemIndex) ?? a.itemIndex, item.index));
+    }
   }
   // Difference array over cut positions: +1 where an unsafe range starts, -1 after it ends.
   const diff = new Array<number>(n + 2).fill(0);
@@ -36,6 +37,7 @@ export function safeCuts(items: readonly Item[]): boolean[] {
       block(item.index + 1, pending ? n : (lastResult.get(item.index) ?? item.index));
     }
     if (item.role === 'reasoning') block(item.index + 1, item.index + 1);
+    if (item.noCutBefore) block(item.index, item.index);
   }
   const safe: boolean[] = [];
   let depth = 0;
@@ -69,7 +71,7 @@ export function cutGroups(items: readonly Item[]): number[] {
     if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
   };
   for (const item of items) {
-    if (item.answers) union(item.answers.itemIndex, item.index);
+    for (const a of answersOf(item)) union(a.itemIndex, item.index);
     if (item.role === 'reasoning' && item.index + 1 < items.length) union(item.index, item.index + 1);
   }
   return items.map((_, i) => find(i));

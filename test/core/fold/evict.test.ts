@@ -29,6 +29,28 @@ describe('core/fold/evict', () => {
     assert.equal(evictStaleToolResults(normalize(raws, 'chat'), { keepRecent: 2 }).offloaded.length, 0);
   });
 
+  it('anthropic: offloads a turn answering one call; keeps a turn answering several (one pointer names one call)', () => {
+    const big = 'x '.repeat(2000);
+    const use = (id: string, command: string) => ({ type: 'tool_use', id, name: 'Bash', input: { command } });
+    const result = (id: string) => ({ type: 'tool_result', tool_use_id: id, content: big });
+    const messages = [
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: [use('toolu_1', 'ls a'), use('toolu_2', 'ls b')] },
+      { role: 'user', content: [result('toolu_1'), result('toolu_2')] },
+      { role: 'assistant', content: [use('toolu_3', 'ls c')] },
+      { role: 'user', content: [result('toolu_3')] },
+      { role: 'assistant', content: 'done' },
+    ];
+    const { raws, offloaded } = evictStaleToolResults(normalize(messages, 'anthropic'), { keepRecent: 0 });
+    assert.deepEqual(
+      offloaded.map((o) => o.index),
+      [4]
+    );
+    assert.equal(raws[2], messages[2], 'the two-result turn is untouched');
+    const content = (raws[4] as { content: { content: string }[] }).content[0]!.content;
+    assert.ok(content.startsWith(OFFLOAD_PREFIX) && content.includes('ls c'), content);
+  });
+
   it('keepReminders: an offloaded output keeps its system reminders after the pointer (for the summarizer)', () => {
     const reminder = '<system-reminder>\nNever touch the prod database.\n</system-reminder>';
     const output = `${'line\n'.repeat(200)}${reminder}`;
