@@ -39,6 +39,8 @@ import {
 import { toFailure } from './guard';
 import { keepUnderByteBudget } from './byte-budget';
 import { appendShapeProblem } from './validate-append';
+import { appendHash, foreignToChat, reportedAhead, reusedWithOtherContent, sharedSeqAhead } from './append-checks';
+import { show } from '../contract/validate-plan';
 import { VersionMismatch } from './writers';
 import {
   hasPinField,
@@ -107,7 +109,14 @@ export class ConversationRunner {
   validateAppend(input: AppendInput): void {
     const problem = appendShapeProblem(input);
     if (problem) throw new AppendRejected(problem);
-    this.state.stage(input);
+    // These checks run in the validator only (validators do not run on replay), so histories recorded before them,
+    // whatever they stored, replay unchanged.
+    const s = this.state.carried;
+    const ahead = reportedAhead(input, s.version) ?? sharedSeqAhead(input, s) ?? reusedWithOtherContent(input, s);
+    if (ahead) throw ahead;
+    const staged = this.state.stage(input);
+    const foreign = staged.format === 'chat' ? foreignToChat(staged) : undefined;
+    if (foreign) throw new AppendRejected(foreign);
   }
 
   /** Synchronous validator of `rewind`. */
@@ -136,13 +145,16 @@ export class ConversationRunner {
 
   /** Synchronous validator of `waitForFold`. */
   validateWaitForFold(input: unknown): void {
+    // Bad input is the caller's mistake, typed as `rewind`'s is (InvalidAppend), not an unexpected error.
     if (input === undefined || input === null) return;
-    if (typeof input !== 'object' || Array.isArray(input)) throw new Error('waitForFold input must be an object');
+    if (typeof input !== 'object' || Array.isArray(input)) {
+      throw new AppendRejected(`waitForFold input must be an object {timeoutMs?}, got ${show(input)}`);
+    }
     const extra = Object.keys(input).filter((k) => k !== 'timeoutMs');
-    if (extra.length > 0) throw new Error(`waitForFold: unknown field '${extra[0]}'`);
+    if (extra.length > 0) throw new AppendRejected(`waitForFold: unknown key '${extra[0]}'; known: timeoutMs`);
     const t = (input as WaitForFoldInput).timeoutMs;
     if (t !== undefined && !(Number.isInteger(t) && t >= 0 && t <= MAX_FOLD_WAIT_MS)) {
-      throw new Error(
+      throw new AppendRejected(
         `waitForFold: timeoutMs must be an integer from 0 to ${MAX_FOLD_WAIT_MS}, got ${JSON.stringify(t)}`
       );
     }
@@ -151,6 +163,10 @@ export class ConversationRunner {
   /** Synchronous validator of `configure`. */
   validateConfigure(patch: SettingsPatch): void {
     if (this.state.carried.closed) throw new ConversationClosed();
+    // mergeSettings reads a missing patch as "no change"; a caller sending none made a mistake.
+    if (patch === null || patch === undefined) {
+      throw new SettingsError(`configure needs a settings object, got ${show(patch)}`);
+    }
     mergeSettings(this.state.carried.settings, patch, { legacySummarizer: this.legacySummarizer });
   }
 
@@ -167,6 +183,8 @@ export class ConversationRunner {
       const split = pins ? splitPins(input) : null;
       const answerAbandoned = answersAbandonedCalls();
       const upgrade = patched(PATCH.formatUpgrade);
+      // What a numbered append sent, so a later reuse of its number with other messages is refused (validator).
+      const hash = input.clientSeq !== undefined ? appendHash(input.messages) : undefined;
       let staged;
       try {
         staged = this.state.stage(split ? split.input : input, upgrade);
@@ -210,7 +228,8 @@ export class ConversationRunner {
           ingested.counts,
           [...ingested.clipped, ...unflagged],
           input.clientSeq,
-          input.writer
+          input.writer,
+          hash
         );
         const first = s.live.length - staged.messages.length;
         this.state.pin(pinnedNew.map((i) => first + i));
@@ -225,7 +244,7 @@ export class ConversationRunner {
           });
         }
       } else {
-        this.state.commitAppend(staged, [], [], input.clientSeq, input.writer);
+        this.state.commitAppend(staged, [], [], input.clientSeq, input.writer, hash);
       }
       if (rules && s.format) this.state.placeRules(rules);
       const outcome: FoldOutcome = decide
