@@ -77,6 +77,8 @@ const PATCH = {
   byteBudget: 'live-context-byte-budget',
   /** A conversation read as chat becomes Responses when Responses items arrive (issue 9, item 3). */
   formatUpgrade: 'chat-conversation-upgrades-to-responses',
+  /** The signal refuses what the update validator refuses against the state (issue 22, items 8, 9, 12, 13). */
+  signalStateChecks: 'append-signal-state-checks',
 } as const;
 
 export class ConversationRunner {
@@ -109,14 +111,24 @@ export class ConversationRunner {
   validateAppend(input: AppendInput): void {
     const problem = appendShapeProblem(input);
     if (problem) throw new AppendRejected(problem);
-    // These checks run in the validator only (validators do not run on replay), so histories recorded before them,
-    // whatever they stored, replay unchanged.
+    // Validators do not run on replay, so histories recorded before these checks replay unchanged.
+    const refusal = this.appendStateProblem(input);
+    if (refusal) throw refusal;
+  }
+
+  /**
+   * The checks of an append against the conversation's state, as it arrives (the validator; the signal).
+   * @returns the refusal (a future `reported.version`, a shared number skipping ahead, a number or id reused with
+   *   other content, a Responses item in a chat conversation), or undefined.
+   * @throws AppendRejected (or another refusal) when the append cannot be staged at all.
+   */
+  private appendStateProblem(input: AppendInput): Error | undefined {
     const s = this.state.carried;
     const ahead = reportedAhead(input, s.version) ?? sharedSeqAhead(input, s) ?? reusedWithOtherContent(input, s);
-    if (ahead) throw ahead;
+    if (ahead) return ahead;
     const staged = this.state.stage(input);
     const foreign = staged.format === 'chat' ? foreignToChat(staged) : undefined;
-    if (foreign) throw new AppendRejected(foreign);
+    return foreign ? new AppendRejected(foreign) : undefined;
   }
 
   /** Synchronous validator of `rewind`. */
@@ -322,6 +334,14 @@ export class ConversationRunner {
         const problem = appendShapeProblem(input);
         if (problem) throw new AppendRejected(problem);
       }
+      let refusal: Error | undefined;
+      try {
+        refusal = this.appendStateProblem(input);
+      } catch (err) {
+        refusal = err instanceof Error ? err : new AppendRejected(String(err));
+      }
+      // Asked only when the check refuses: a history recorded before it, whatever its signals sent, replays unchanged.
+      if (refusal !== undefined && patched(PATCH.signalStateChecks)) throw refusal;
       await this.append(input, false);
     } catch (err) {
       this.state.noteError(err instanceof Error ? err.message : String(err), Date.now());

@@ -380,6 +380,16 @@ const signalCases: [string, unknown, RegExp][] = [
   ['deep nesting', { messages: [{ role: 'user', content: 'x', meta: nested(2000) }] }, /nests deeper/],
   ['a summary impostor', { messages: [user(`${SUMMARY_MARKER}] hi`)] }, /reserved for summaries/],
   ['pin "yes"', { messages: [{ ...user('x'), pin: 'yes' }] }, /pin must be true or false/],
+  [
+    'a shared clientSeq far ahead',
+    { messages: [user('far')], clientSeq: 1e12 },
+    /append 1000000000000 arrived before append 0 of the shared clientSeq sequence/,
+  ],
+  [
+    'reported.version from the future',
+    { messages: [user('x')], reported: { version: 999, usage: { inputTokens: 1 } } },
+    /reported\.version 999 is ahead/,
+  ],
 ];
 
 async function failureOf(p: Promise<unknown>): Promise<ApplicationFailure> {
