@@ -19,6 +19,7 @@ import { conversationSinks } from './metrics/sinks';
 import { ensureDevServer, type DevServerHandle } from './server/dev-server';
 import type { SummarizerProfiles } from './summarizers/profiles';
 import { ensureSearchAttributes, type SearchAttributesStatus } from './visibility/register';
+import { workflowInterceptorModules } from './workflows/interceptor-modules';
 
 /** Options for {@link runWorker} beyond the configuration file. */
 export interface RunWorkerOptions {
@@ -112,6 +113,7 @@ async function runWithArchive(
         namespace: config.temporal.namespace,
         taskQueue: config.temporal.taskQueue,
         workflowsPath: require.resolve('./workflows'),
+        interceptors: { workflowModules: workflowInterceptorModules },
         dataConverter,
         activities: createActivities({
           archive,

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import {
   WithStartWorkflowOperation,
   WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
   WorkflowUpdateFailedError,
   type Client,
   type WorkflowHandle,
@@ -52,9 +53,16 @@ import {
   type SettingsPatch,
 } from '../contract/settings';
 import { conversationIdProblem, formatProblem } from '../contract/conversation-id';
-import { ConversationClosedError, ConversationUnavailableError, ConversationUpdateError, type Stored } from './errors';
+import {
+  ConversationClosedError,
+  ConversationRunEnded,
+  ConversationUnavailableError,
+  ConversationUpdateError,
+  type Stored,
+} from './errors';
 import { isTransient, retryTransient } from './retry';
 import { OriginalsReader, type ArchiveReader } from './originals';
+import { refuseOversizedUpdate } from './update-size';
 
 /** How to reach and create a conversation. */
 export interface ConversationClientOptions {
@@ -291,6 +299,7 @@ export class ConversationClient {
   }
 
   async configure(patch: SettingsPatch): Promise<ConversationSettings> {
+    refuseOversizedUpdate(configureUpdate.name, patch, 'InvalidSettings');
     this.cachedSettings = undefined;
     return this.typed(this.retrying(() => this.handle().executeUpdate(configureUpdate, { args: [patch] })));
   }
@@ -371,14 +380,21 @@ export class ConversationClient {
       ...(tools !== undefined ? { tools } : {}),
       ...(usage && this.sentVersion !== undefined ? { reported: { version: this.sentVersion, usage } } : {}),
     };
+    refuseOversizedUpdate(update.name, input, 'InvalidAppend');
     const { conversationId, taskQueue, settings, limits, format } = this.options;
     // Retries of this call keep its update id (the server de-duplicates within a run) and its writer sequence number
     // (the workflow de-duplicates across runs and crashes).
     const updateId = this.updateId(`${clientSeq}`);
     let result: PrepareResult;
+    let attempts = 0;
     try {
-      result = await this.retrying(() =>
-        this.options.client.workflow.executeUpdateWithStart(update, {
+      result = await this.retrying(async () => {
+        // Once this client saw the conversation, and for any retry, the call goes to the running conversation only:
+        // one that ended meanwhile (an operator terminated it) is not started again with this call.
+        if (this.seen || (++attempts > 1 && (await this.runningOrAbsent()) === 'running')) {
+          return this.toRunning(update, input, updateId);
+        }
+        return this.options.client.workflow.executeUpdateWithStart(update, {
           args: [input],
           updateId,
           startWorkflowOperation: new WithStartWorkflowOperation<typeof conversationWorkflow>('conversationWorkflow', {
@@ -398,8 +414,8 @@ export class ConversationClient {
             // A closed conversation stays closed; only a failed start (bad start input, nothing stored) may be redone.
             workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
           }),
-        })
-      );
+        });
+      });
     } catch (err) {
       if (err instanceof WorkflowUpdateFailedError) {
         const typed = ConversationUpdateError.from(err);
@@ -417,6 +433,7 @@ export class ConversationClient {
     }
     this.nextSeq = clientSeq + 1;
     this.inDoubt = undefined;
+    this.seen = true;
     if (result.patch.baseVersion === this.version) {
       this.mirror = applyPatch([...this.mirror, ...messages], result.patch);
       this.version = result.version;
@@ -424,6 +441,41 @@ export class ConversationClient {
       await this.afterStored(() => this.resync());
     }
     return result;
+  }
+
+  /** Set once an append of this client was stored: from then on no call of this client starts the conversation. */
+  private seen = false;
+
+  /**
+   * An append sent to the running conversation, without starting one.
+   * @throws ConversationRunEnded when the conversation's run ended; the update's own errors otherwise.
+   */
+  private async toRunning(update: typeof prepareUpdate, input: AppendInput, updateId: string): Promise<PrepareResult> {
+    try {
+      return await this.handle().executeUpdate(update, { args: [input], updateId });
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) await this.runningOrAbsent();
+      throw err;
+    }
+  }
+
+  /**
+   * Whether this call's retry may start the conversation: only when it does not exist yet.
+   * @returns 'running' when its latest run is running, 'absent' when there is none.
+   * @throws ConversationRunEnded when the latest run ended (closed, terminated, failed) while the call was retried.
+   */
+  private async runningOrAbsent(): Promise<'running' | 'absent'> {
+    let status: string;
+    try {
+      status = (await this.handle().describe()).status.name;
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return 'absent';
+      throw err;
+    }
+    if (status === 'RUNNING') return 'running';
+    throw new ConversationRunEnded(
+      `the conversation's run ended (${status}) while this call was being retried; it was not started again`
+    );
   }
 
   /** @returns the error for a call the server or worker did not answer before the deadline. */

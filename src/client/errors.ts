@@ -59,3 +59,12 @@ export class ConversationClosedError extends ConversationUpdateError {
     super('ConversationClosed', false, cause, what);
   }
 }
+
+/**
+ * The conversation's run ended (say, an operator terminated it) while a call was being retried: the call is not
+ * started again in a new run. Whether its messages reached the ended run is unknown (`stored`).
+ */
+export class ConversationRunEnded extends Error {
+  override readonly name = 'ConversationRunEnded';
+  readonly stored: Stored = 'unknown';
+}

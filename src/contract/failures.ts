@@ -26,7 +26,14 @@ export type FailureTypeName = (typeof FailureType)[keyof typeof FailureType];
 /** Every documented failure type. */
 export const FAILURE_TYPES: readonly FailureTypeName[] = Object.values(FailureType);
 
-/** @returns a non-retryable ApplicationFailure of a documented type. */
+/**
+ * Longest failure message, in characters. An update's answer travels in the workflow task completion together with
+ * its request, under Temporal's payload limit: a message quoting what the caller sent must stay small.
+ */
+export const MAX_FAILURE_MESSAGE = 2000;
+
+/** @returns a non-retryable ApplicationFailure of a documented type (its message cut at {@link MAX_FAILURE_MESSAGE}). */
 export function failure(type: FailureTypeName, message: string, details?: unknown[]): ApplicationFailure {
-  return ApplicationFailure.create({ type, message, nonRetryable: true, ...(details ? { details } : {}) });
+  const text = message.length > MAX_FAILURE_MESSAGE ? `${message.slice(0, MAX_FAILURE_MESSAGE - 3)}...` : message;
+  return ApplicationFailure.create({ type, message: text, nonRetryable: true, ...(details ? { details } : {}) });
 }

@@ -27,6 +27,12 @@ export function roundsFloorAsRecorded(options: CompactionOptions): CompactionOpt
 /** New settings (start input, `configure`) are checked together: a trigger above the fold target, … (issue 16). */
 export const SETTINGS_TOGETHER = 'settings-checked-together';
 
+/**
+ * Start settings naming a summarizer profile the worker lacks fail the run with `InvalidStart` once the first append
+ * is refused for it (issue 22, item 13); before, the run kept the settings and refused every call.
+ */
+export const UNKNOWN_START_PROFILE_FAILS = 'unknown-start-profile-fails-start';
+
 /** Usage reported for any context of the current append chain calibrates (issue 9, item 1). */
 export const CALIBRATE_APPENDED_SINCE = 'calibrate-any-context-of-the-append-chain';
 

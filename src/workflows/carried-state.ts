@@ -24,6 +24,8 @@ export interface CarriedState {
   nextSeq: number;
   version: number;
   lastClientSeq: number;
+  /** `appendHash` of the append numbered `lastClientSeq` (absent before it was kept, or with no shared number yet). */
+  lastClientHash?: string;
   /** Per-writer last applied sequence numbers (appends with a `writer`); absent in runs started before writers. */
   writers?: WriterTable;
   /** Ids of recently appended messages (bounded), for idempotent retries of appends without a clientSeq. */

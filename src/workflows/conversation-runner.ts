@@ -39,6 +39,8 @@ import {
 import { toFailure } from './guard';
 import { keepUnderByteBudget } from './byte-budget';
 import { appendShapeProblem } from './validate-append';
+import { appendHash, foreignToChat, reportedAhead, reusedWithOtherContent, sharedSeqAhead } from './append-checks';
+import { show } from '../contract/validate-plan';
 import { VersionMismatch } from './writers';
 import {
   hasPinField,
@@ -77,6 +79,8 @@ const PATCH = {
   formatUpgrade: 'chat-conversation-upgrades-to-responses',
   /** Formats are detected from unambiguous evidence only; an element of another format is refused (issue 24). */
   formatsFromEvidence: FORMATS_FROM_EVIDENCE,
+  /** The signal refuses what the update validator refuses against the state (issue 22, items 8, 9, 12, 13). */
+  signalStateChecks: 'append-signal-state-checks',
 } as const;
 
 export class ConversationRunner {
@@ -109,7 +113,24 @@ export class ConversationRunner {
   validateAppend(input: AppendInput): void {
     const problem = appendShapeProblem(input);
     if (problem) throw new AppendRejected(problem);
-    this.state.stage(input);
+    // Validators do not run on replay, so histories recorded before these checks replay unchanged.
+    const refusal = this.appendStateProblem(input);
+    if (refusal) throw refusal;
+  }
+
+  /**
+   * The checks of an append against the conversation's state, as it arrives (the validator; the signal).
+   * @returns the refusal (a future `reported.version`, a shared number skipping ahead, a number or id reused with
+   *   other content, a Responses item in a chat conversation), or undefined.
+   * @throws AppendRejected (or another refusal) when the append cannot be staged at all.
+   */
+  private appendStateProblem(input: AppendInput): Error | undefined {
+    const s = this.state.carried;
+    const ahead = reportedAhead(input, s.version) ?? sharedSeqAhead(input, s) ?? reusedWithOtherContent(input, s);
+    if (ahead) return ahead;
+    const staged = this.state.stage(input);
+    const foreign = staged.format === 'chat' ? foreignToChat(staged) : undefined;
+    return foreign ? new AppendRejected(foreign) : undefined;
   }
 
   /** Synchronous validator of `rewind`. */
@@ -138,13 +159,16 @@ export class ConversationRunner {
 
   /** Synchronous validator of `waitForFold`. */
   validateWaitForFold(input: unknown): void {
+    // Bad input is the caller's mistake, typed as `rewind`'s is (InvalidAppend), not an unexpected error.
     if (input === undefined || input === null) return;
-    if (typeof input !== 'object' || Array.isArray(input)) throw new Error('waitForFold input must be an object');
+    if (typeof input !== 'object' || Array.isArray(input)) {
+      throw new AppendRejected(`waitForFold input must be an object {timeoutMs?}, got ${show(input)}`);
+    }
     const extra = Object.keys(input).filter((k) => k !== 'timeoutMs');
-    if (extra.length > 0) throw new Error(`waitForFold: unknown field '${extra[0]}'`);
+    if (extra.length > 0) throw new AppendRejected(`waitForFold: unknown key '${extra[0]}'; known: timeoutMs`);
     const t = (input as WaitForFoldInput).timeoutMs;
     if (t !== undefined && !(Number.isInteger(t) && t >= 0 && t <= MAX_FOLD_WAIT_MS)) {
-      throw new Error(
+      throw new AppendRejected(
         `waitForFold: timeoutMs must be an integer from 0 to ${MAX_FOLD_WAIT_MS}, got ${JSON.stringify(t)}`
       );
     }
@@ -153,6 +177,10 @@ export class ConversationRunner {
   /** Synchronous validator of `configure`. */
   validateConfigure(patch: SettingsPatch): void {
     if (this.state.carried.closed) throw new ConversationClosed();
+    // mergeSettings reads a missing patch as "no change"; a caller sending none made a mistake.
+    if (patch === null || patch === undefined) {
+      throw new SettingsError(`configure needs a settings object, got ${show(patch)}`);
+    }
     mergeSettings(this.state.carried.settings, patch, { legacySummarizer: this.legacySummarizer });
   }
 
@@ -170,6 +198,8 @@ export class ConversationRunner {
       const answerAbandoned = answersAbandonedCalls();
       const upgrade = patched(PATCH.formatUpgrade);
       const formats = patched(PATCH.formatsFromEvidence) ? 'evidence' : 'recorded';
+      // What a numbered append sent, so a later reuse of its number with other messages is refused (validator).
+      const hash = input.clientSeq !== undefined ? appendHash(input.messages) : undefined;
       let staged;
       try {
         staged = this.state.stage(split ? split.input : input, upgrade, formats);
@@ -213,7 +243,8 @@ export class ConversationRunner {
           ingested.counts,
           [...ingested.clipped, ...unflagged],
           input.clientSeq,
-          input.writer
+          input.writer,
+          hash
         );
         const first = s.live.length - staged.messages.length;
         this.state.pin(pinnedNew.map((i) => first + i));
@@ -228,7 +259,7 @@ export class ConversationRunner {
           });
         }
       } else {
-        this.state.commitAppend(staged, [], [], input.clientSeq, input.writer);
+        this.state.commitAppend(staged, [], [], input.clientSeq, input.writer, hash);
       }
       if (rules && s.format) this.state.placeRules(rules);
       const outcome: FoldOutcome = decide
@@ -306,6 +337,14 @@ export class ConversationRunner {
         const problem = appendShapeProblem(input);
         if (problem) throw new AppendRejected(problem);
       }
+      let refusal: Error | undefined;
+      try {
+        refusal = this.appendStateProblem(input);
+      } catch (err) {
+        refusal = err instanceof Error ? err : new AppendRejected(String(err));
+      }
+      // Asked only when the check refuses: a history recorded before it, whatever its signals sent, replays unchanged.
+      if (refusal !== undefined && patched(PATCH.signalStateChecks)) throw refusal;
       await this.append(input, false);
     } catch (err) {
       this.state.noteError(err instanceof Error ? err.message : String(err), Date.now());

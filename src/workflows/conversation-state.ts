@@ -221,10 +221,16 @@ export class ConversationState {
     counts: number[],
     replaced: { index: number; raw: unknown; tokens: number }[],
     clientSeq: number | undefined,
-    writer?: string
+    writer?: string,
+    hash?: string
   ): void {
-    if (writer !== undefined && clientSeq !== undefined) noteApplied((this.data.writers ??= []), writer, clientSeq);
-    else if (clientSeq !== undefined) this.data.lastClientSeq = Math.max(this.data.lastClientSeq, clientSeq);
+    if (writer !== undefined && clientSeq !== undefined) {
+      noteApplied((this.data.writers ??= []), writer, clientSeq, hash);
+    } else if (clientSeq !== undefined && clientSeq > this.data.lastClientSeq) {
+      this.data.lastClientSeq = clientSeq;
+      if (hash === undefined) delete this.data.lastClientHash;
+      else this.data.lastClientHash = hash;
+    }
     if (staged.messages.length === 0) return;
     this.data.format = staged.format; // the first append's, or Responses after an upgrade
     const byIndex = new Map(replaced.map((r) => [r.index, r]));

@@ -5,7 +5,7 @@
 import { allHandlersFinished, condition, continueAsNew, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import { prepareForSend } from '../core/messages/send';
 import { currentFormatName } from '../core/messages/format-name';
-import { runLimitDefaults, SETTINGS_TOGETHER } from './behaviour-patches';
+import { runLimitDefaults, SETTINGS_TOGETHER, UNKNOWN_START_PROFILE_FAILS } from './behaviour-patches';
 import { ConversationState } from './conversation-state';
 import { adoptConfiguredDefaults } from './configured-defaults';
 import { ConversationRunner } from './conversation-runner';
@@ -47,6 +47,8 @@ import { conversationIdOf } from '../contract/conversation-id';
 import { checkStartInput } from './validate-start';
 import { upsertConversationAttributes } from './visibility';
 import { observePrepare } from './observe';
+import { AppendRejected } from './conversation-state';
+import { show } from '../contract/validate-plan';
 
 /**
  * Runs one conversation until `close`, continuing-as-new when Temporal suggests it, after a fold once history has
@@ -105,6 +107,13 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   const refuseAfterBadStart = (): void => {
     if (startError) throw failure(FailureType.invalidStart, startError);
   };
+  /** `clear` and `close` take no input: one sent anyway is a caller's mistake, refused before anything changes. */
+  const refuseInput = (update: string, args: unknown[]): void => {
+    refuseAfterBadStart();
+    if (args.some((a) => a !== undefined && a !== null)) {
+      throw new AppendRejected(`${update} takes no input, got ${show(args.length === 1 ? args[0] : args)}`);
+    }
+  };
   const validateAppend = guardedValidator('append', (i: Parameters<ConversationRunner['validateAppend']>[0]) => {
     refuseAfterBadStart();
     runner.validateAppend(i);
@@ -142,7 +151,8 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   );
   setHandler(
     clearUpdate,
-    guarded('clear', () => shown(runner.clear()))
+    guarded('clear', () => shown(runner.clear())),
+    { validator: guardedValidator('clear', (...args: unknown[]) => refuseInput('clear', args)) }
   );
   setHandler(
     configureUpdate,
@@ -156,7 +166,8 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   );
   setHandler(
     closeUpdate,
-    guarded('close', () => shown(runner.close()))
+    guarded('close', () => shown(runner.close())),
+    { validator: guardedValidator('close', (...args: unknown[]) => refuseInput('close', args)) }
   );
   setHandler(
     waitForFoldUpdate,
@@ -184,7 +195,22 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   await initialized;
   runner.publish();
 
-  await condition(() => state.carried.closed || runner.shouldContinueAsNew());
+  // Start settings naming a profile the worker lacks are refused by the first append; the run then fails as a bad
+  // start does (nothing was stored), so a correct start of the same id is not refused by this run's settings.
+  const startRefusal = (): string | undefined =>
+    startProfile !== '' && state.carried.settings.summarizer.profile === startProfile
+      ? profiles.refusal(startProfile)
+      : undefined;
+  for (let asked = false; ;) {
+    await condition(() => state.carried.closed || runner.shouldContinueAsNew() || (!asked && !!startRefusal()));
+    if (state.carried.closed || runner.shouldContinueAsNew()) break;
+    asked = true;
+    // Runs recorded before this rule kept running with the refused settings.
+    if (patched(UNKNOWN_START_PROFILE_FAILS)) {
+      await condition(allHandlersFinished);
+      throw failure(FailureType.invalidStart, `invalid start input: ${startRefusal() ?? 'unknown summarizer profile'}`);
+    }
+  }
   // Continuing-as-new with a handler still running would drop its result (temporalio/features#467).
   await condition(allHandlersFinished);
   // The next run (or the closed execution) is listed with the state it ends this one with.

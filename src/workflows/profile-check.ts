@@ -15,6 +15,13 @@ export class ProfileCheck {
   private readonly checks = new Map<string, Promise<void>>();
   /** The names the worker confirmed. */
   private readonly known = new Set<string>();
+  /** The worker's answer for each name it refused last time it was asked. */
+  private readonly refusals = new Map<string, string>();
+
+  /** @returns why the worker refused `profile` when last asked, or undefined. */
+  refusal(profile: string): string | undefined {
+    return this.refusals.get(profile);
+  }
 
   /**
    * Resolves when `profile` is '' (the worker's default) or configured on the worker.
@@ -27,9 +34,11 @@ export class ProfileCheck {
       check = local.checkSummarizerProfile({ profile }).then((answer) => {
         if (answer.ok) {
           this.known.add(profile);
+          this.refusals.delete(profile);
           return;
         }
         this.checks.delete(profile);
+        this.refusals.set(profile, answer.message);
         throw failure(FailureType.invalidSettings, answer.message);
       });
       this.checks.set(profile, check);

@@ -11,6 +11,7 @@ import type { CarriedState } from './conversation-state';
 import { conversationIdOf, conversationIdProblem, formatProblem } from '../contract/conversation-id';
 import { workflowIdPrefix } from '../contract/definitions';
 import { show } from '../contract/validate-plan';
+import { checkCarried } from './validate-carried';
 
 /** A checked start argument. */
 export interface StartInput {
@@ -48,14 +49,12 @@ export function checkStartInput(input: unknown, workflowId: string): StartInput 
   }
   const badFormat = a.format === undefined ? undefined : formatProblem(a.format);
   if (badFormat) throw new Error(badFormat);
-  if (a.carried !== undefined && (typeof a.carried !== 'object' || a.carried === null)) {
-    throw new Error('start carried must be the state a previous run handed over');
-  }
+  const carried = a.carried === undefined ? undefined : checkCarried(a.carried, fromWorkflow);
   return {
     conversationId: fromWorkflow,
     ...(a.settings !== undefined ? { settings: a.settings } : {}),
     ...(a.limits !== undefined ? { limits: a.limits } : {}),
     ...(a.format !== undefined ? { format: formatNamed(a.format)! } : {}),
-    ...(a.carried !== undefined ? { carried: a.carried as CarriedState } : {}),
+    ...(carried !== undefined ? { carried } : {}),
   };
 }

@@ -18,8 +18,12 @@ export class VersionMismatch extends Error {
   override readonly name = 'VersionMismatch';
 }
 
-/** Each writer's id and last applied sequence number, least recently used first. */
-export type WriterTable = [writer: string, lastSeq: number][];
+/**
+ * Each writer's id and last applied sequence number, least recently used first, with the hash of that append's
+ * messages (`appendHash`; absent in tables written before it) so a reuse of the number with other messages is told
+ * from a retry.
+ */
+export type WriterTable = [writer: string, lastSeq: number, hash?: string][];
 
 /**
  * @returns true when `seq` was applied already (a retry), false when it is the writer's next number.
@@ -36,11 +40,13 @@ export function isRetry(table: WriterTable, writer: string, seq: number): boolea
   );
 }
 
-/** Records `seq` as the writer's last applied number (and the writer as the most recently used). */
-export function noteApplied(table: WriterTable, writer: string, seq: number): void {
+/** Records `seq` as the writer's last applied number (and the writer as the most recently used), with its `hash`. */
+export function noteApplied(table: WriterTable, writer: string, seq: number, hash?: string): void {
   const at = table.findIndex(([w]) => w === writer);
-  const last = at >= 0 ? table[at]![1] : -1;
+  const entry = at >= 0 ? table[at] : undefined;
+  const last = entry ? entry[1] : -1;
   if (at >= 0) table.splice(at, 1);
-  table.push([writer, Math.max(last, seq)]);
+  const kept = seq > last ? hash : entry?.[2];
+  table.push(kept === undefined ? [writer, Math.max(last, seq)] : [writer, Math.max(last, seq), kept]);
   if (table.length > WRITERS_KEPT) table.splice(0, table.length - WRITERS_KEPT);
 }

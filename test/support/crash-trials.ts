@@ -16,6 +16,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { SqliteArchive } from '../../src/archive/sqlite-archive';
 import { ConversationClient } from '../../src/client/conversation-client';
 import { ConversationUnavailableError } from '../../src/client/errors';
+import { workflowInterceptorModules } from '../../src/workflows/interceptor-modules';
 import { corpusConversations } from './corpus';
 import { uniqueConversationId } from './conversation';
 import { workflowTaskFailuresInEveryRun } from './history';
@@ -130,7 +131,11 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
     }),
   });
   const dir = mkdtempSync(join(tmpdir(), 'dc-trials-'));
-  const bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../src/workflows'), logger: quiet });
+  const bundle = await bundleWorkflowCode({
+    workflowsPath: require.resolve('../../src/workflows'),
+    workflowInterceptorModules,
+    logger: quiet,
+  });
   const bundlePath = join(dir, 'workflows.js');
   writeFileSync(bundlePath, bundle.code);
   const taskQueue = `trials-${process.pid}-${Date.now()}`;

@@ -6,6 +6,7 @@ import { bundleWorkflowCode, Worker, type WorkerOptions, type WorkflowBundleWith
 import { assertNoTaskFailures } from './task-failures';
 import { conversationSinks } from '../../src/metrics/sinks';
 import { devServerSearchAttributeArgs } from '../../src/visibility/search-attributes';
+import { workflowInterceptorModules } from '../../src/workflows/interceptor-modules';
 
 /** The Temporal CLI installed by scripts/setup.sh (or `$TEMPORAL_CLI_PATH`), as an absolute path. */
 export function temporalCliPath(): string {
@@ -74,7 +75,11 @@ export async function stopSharedTestEnv(): Promise<void> {
 
 /** The project's workflows bundled once per run (bundling takes seconds). */
 export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflowCode({ workflowsPath: require.resolve('./workflows'), logger: quietLogger });
+  bundle ??= bundleWorkflowCode({
+    workflowsPath: require.resolve('./workflows'),
+    workflowInterceptorModules,
+    logger: quietLogger,
+  });
   return bundle;
 }
 

@@ -10,6 +10,7 @@ import { loadConfig } from '../../src/config/load-config';
 import { conversationSinks } from '../../src/metrics/sinks';
 import { openArchiveFromEnv, requiredEnv } from './archive-from-env';
 import { testProfiles } from './profiles';
+import { workflowInterceptorModules } from '../../src/workflows/interceptor-modules';
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -25,7 +26,10 @@ async function main(): Promise<void> {
     // A prebuilt bundle (WORKFLOW_BUNDLE) lets a restarted worker poll within a second instead of bundling again.
     ...(process.env.WORKFLOW_BUNDLE
       ? { workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE } }
-      : { workflowsPath: require.resolve('../../src/workflows') }),
+      : {
+          workflowsPath: require.resolve('../../src/workflows'),
+          interceptors: { workflowModules: workflowInterceptorModules },
+        }),
     activities: createActivities({
       archive,
       profiles: testProfiles(process.env.SUMMARIZER_BASE_URL ?? 'http://127.0.0.1:9/v1'),

@@ -7,7 +7,13 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WorkflowFailedError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import {
+  WithStartWorkflowOperation,
+  WorkflowFailedError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  type WorkflowHandle,
+} from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { main } from '../../src/cli/main';
 import { ConversationClient, InvalidConversationId } from '../../src/client/conversation-client';
@@ -15,7 +21,7 @@ import { ConversationUpdateError } from '../../src/client/errors';
 import { ConfigError, loadConfig } from '../../src/config/load-config';
 import { conversationWorkflowId } from '../../src/contract/definitions';
 import { FAILURE_TYPES } from '../../src/contract/failures';
-import { SettingsError } from '../../src/contract/settings';
+import { defaultSettings, SettingsError } from '../../src/contract/settings';
 import { SUMMARY_MARKER } from '../../src/core/messages/summary-marker';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';
 import { workflowTaskFailures } from '../support/history';
@@ -344,6 +350,28 @@ const updateCases: UpdateCase[] = [
     /expectedVersion must be a non-negative integer/,
   ],
   ['rewind with an unknown key', 'rewind', { version: 1 }, 'InvalidAppend', /unknown key 'version'/],
+  ['rewind a string', 'rewind', 'last', 'InvalidAppend', /rewind input must be an object/],
+  ['waitForFold timeoutMs -1', 'waitForFold', { timeoutMs: -1 }, 'InvalidAppend', /timeoutMs must be an integer/],
+  ['waitForFold "soon"', 'waitForFold', 'soon', 'InvalidAppend', /waitForFold input must be an object/],
+  ['waitForFold timeoutMs 1e12', 'waitForFold', { timeoutMs: 1e12 }, 'InvalidAppend', /from 0 to 600000/],
+  ['waitForFold an unknown key', 'waitForFold', { timeout: 5 }, 'InvalidAppend', /unknown key 'timeout'/],
+  ['configure(null)', 'configure', null, 'InvalidSettings', /configure needs a settings object, got null/],
+  ['clear with an input', 'clear', { all: true }, 'InvalidAppend', /clear takes no input/],
+  ['close with an input', 'close', 'now', 'InvalidAppend', /close takes no input/],
+  [
+    'reported.version from the future',
+    'prepare',
+    { messages: [], reported: { version: 999, usage: { inputTokens: 10 } } },
+    'InvalidAppend',
+    /reported\.version 999 is ahead of the conversation/,
+  ],
+  [
+    'a shared clientSeq that skips ahead',
+    'prepare',
+    { messages: [user('far ahead')], clientSeq: 1e12 },
+    'OutOfOrder',
+    /append 1000000000000 arrived before append 0 of the shared clientSeq sequence/,
+  ],
 ];
 
 const signalCases: [string, unknown, RegExp][] = [
@@ -353,6 +381,16 @@ const signalCases: [string, unknown, RegExp][] = [
   ['deep nesting', { messages: [{ role: 'user', content: 'x', meta: nested(2000) }] }, /nests deeper/],
   ['a summary impostor', { messages: [user(`${SUMMARY_MARKER}] hi`)] }, /reserved for summaries/],
   ['pin "yes"', { messages: [{ ...user('x'), pin: 'yes' }] }, /pin must be true or false/],
+  [
+    'a shared clientSeq far ahead',
+    { messages: [user('far')], clientSeq: 1e12 },
+    /append 1000000000000 arrived before append 0 of the shared clientSeq sequence/,
+  ],
+  [
+    'reported.version from the future',
+    { messages: [user('x')], reported: { version: 999, usage: { inputTokens: 1 } } },
+    /reported\.version 999 is ahead/,
+  ],
 ];
 
 async function failureOf(p: Promise<unknown>): Promise<ApplicationFailure> {
@@ -582,5 +620,337 @@ describe('bad-input catalogue', function () {
         what
       );
     }
+  });
+});
+
+/** Temporal's default payload limit (2 MiB) and gRPC's default message limit (4 MB). */
+const PAYLOAD_LIMIT = 2 * 1_048_576;
+const GRPC_LIMIT = 4 * 1_048_576;
+
+/** A carried state written by hand as a previous run would hand it over (a fresh conversation's). */
+function carriedState(conversationId: string, changes: Record<string, unknown> = {}): Record<string, unknown> {
+  // Alphabetical: as JSON a previous run hands it over, key order does not matter.
+  return {
+    backoff: null,
+    calibration: null,
+    closed: false,
+    continuedAsNew: 1,
+    conversationId,
+    fixedTokens: 3,
+    foldCount: 0,
+    folds: [],
+    format: null,
+    hotPaths: { scores: [] },
+    lastClientSeq: -1,
+    lastError: null,
+    live: [],
+    nextSeq: 0,
+    recentIds: [],
+    settings: { ...defaultSettings },
+    turnReads: [],
+    version: 0,
+    ...changes,
+  };
+}
+
+describe('bad-input catalogue: oversized updates, forged start state, start profiles, chat format', function () {
+  this.timeout(240_000);
+
+  // Under gRPC's limit the server delivers the update; the workflow leaves one over the update bound unprocessed and
+  // the server rejects it itself (type UnprocessedUpdate). Over gRPC's limit the server refuses the request.
+  const oversized: [what: string, update: string, arg: unknown, answer: RegExp][] = [
+    ['a 3 MB user message', 'prepare', { messages: [user('x'.repeat(3_000_000))] }, /^UnprocessedUpdate:/],
+    [
+      'a 3 MB configure patch',
+      'configure',
+      { summarizer: { instructions: 'x'.repeat(3_000_000) } },
+      /^UnprocessedUpdate:/,
+    ],
+    [
+      'a 5 MB user message (over gRPC 4 MB)',
+      'prepare',
+      { messages: [user('x'.repeat(GRPC_LIMIT + 1_000_000))] },
+      /RESOURCE_EXHAUSTED|larger than max|deadline/i,
+    ],
+    [
+      'a 5 MB configure patch (over gRPC 4 MB)',
+      'configure',
+      { rules: ['y'.repeat(GRPC_LIMIT + 1_000_000)] },
+      /RESOURCE_EXHAUSTED|larger than max|deadline/i,
+    ],
+    ['a rewind of 3 MB', 'rewind', { expectedVersion: 1, pad: 'z'.repeat(3_000_000) }, /^UnprocessedUpdate:/],
+    [
+      // Answered by the workflow: its rejection, with the request it carries, stays under the payload limit.
+      '2.06 MB of messages (just under the bound of one update)',
+      'append',
+      { messages: [user('w'.repeat(2_063_000))] },
+      /^InvalidAppend: the append is \d+ bytes of JSON, over the 1572864-byte limit/,
+    ],
+    [
+      '2.07 MB of messages (just over the bound of one update)',
+      'append',
+      { messages: [user('w'.repeat(2_065_000))] },
+      /^UnprocessedUpdate:/,
+    ],
+  ];
+
+  /** @returns "type: message" of an update's failure, or the error's message chain. */
+  async function answerOf(p: Promise<unknown>): Promise<string> {
+    try {
+      await p;
+    } catch (err) {
+      const cause = (err as Error).cause;
+      if (err instanceof WorkflowUpdateFailedError && cause instanceof ApplicationFailure) {
+        return `${cause.type}: ${cause.message}`;
+      }
+      return `${String(err)} ${String(cause)}`;
+    }
+    assert.fail('expected a failure');
+  }
+
+  it(`survives ${oversized.length} updates over Temporal's payload and gRPC limits: refused, nothing stored, no task fails`, async () => {
+    await withConversationWorker(async ({ env, taskQueue, open, archive }) => {
+      const id = uniqueConversationId('oversized');
+      const conv = open(id);
+      await conv.prepare([{ role: 'system', content: 'Be brief.' }, user('hello')]);
+      const handle = env.client.workflow.getHandle(conversationWorkflowId(id));
+      const before = await stored(handle, archive, id);
+      for (const [what, update, arg, answer] of oversized) {
+        assert.ok(JSON.stringify(arg).length > PAYLOAD_LIMIT - 50_000, what);
+        // The client SDK retries RESOURCE_EXHAUSTED for long: 10 s tell enough.
+        const call = env.client.connection.withDeadline(Date.now() + 10_000, () =>
+          handle.executeUpdate(update, { args: [arg] })
+        );
+        assert.match(await answerOf(call), answer, what);
+        // Answered at once, and the conversation keeps answering queries.
+        assert.deepEqual(await stored(handle, archive, id), before, `${what}: nothing stored changed`);
+      }
+      assert.equal(await workflowTaskFailures(handle), 0, 'no workflow task failed');
+      const ok = await conv.prepare([user('still there?')]);
+      assert.equal(ok.messages.length, 3, 'the conversation still answers');
+
+      // Update-with-start of a new conversation with a 3 MB message: refused, and the id answers a correct call.
+      const fresh = uniqueConversationId('oversized-start');
+      const start = new WithStartWorkflowOperation('conversationWorkflow', {
+        workflowId: conversationWorkflowId(fresh),
+        taskQueue,
+        args: [{ conversationId: fresh }],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+      });
+      await assert.rejects(
+        env.client.workflow.executeUpdateWithStart('prepare', {
+          args: [{ messages: [user('x'.repeat(3_000_000))] }],
+          startWorkflowOperation: start,
+        })
+      );
+      const freshHandle = await start.workflowHandle();
+      assert.equal(await workflowTaskFailures(freshHandle), 0, 'no workflow task failed (update-with-start)');
+      assert.equal((await open(fresh).prepare([user('a normal message')])).messages.length, 1);
+    });
+  });
+
+  it('ConversationClient refuses an oversized prepare, record or configure before sending it (typed, nothing stored)', async () => {
+    await withConversationWorker(async ({ env, open }) => {
+      const id = uniqueConversationId('client-oversized');
+      const conv = open(id);
+      const refused = (type: string) => (e: unknown) =>
+        e instanceof ConversationUpdateError &&
+        e.type === type &&
+        e.stored === false &&
+        /over the 2064384-byte limit of one update; nothing was sent/.test(e.message);
+      await assert.rejects(conv.prepare([user('x'.repeat(3_000_000))]), refused('InvalidAppend'));
+      await assert.rejects(conv.record(user('x'.repeat(GRPC_LIMIT + 1))), refused('InvalidAppend'));
+      // Nothing was sent: the conversation was not even started.
+      await assert.rejects(env.client.workflow.getHandle(conv.workflowId).describe(), WorkflowNotFoundError);
+      await conv.prepare([user('hello')]);
+      await assert.rejects(
+        conv.configure({ summarizer: { instructions: 'x'.repeat(3_000_000) } }),
+        refused('InvalidSettings')
+      );
+      const next = await conv.prepare([user('and now?')]);
+      assert.equal(next.messages.length, 2, 'the next call numbers on as if nothing was sent');
+      assert.equal(await workflowTaskFailures(env.client.workflow.getHandle(conv.workflowId)), 0);
+    });
+  });
+
+  const forged: [what: string, arg: (id: string) => unknown, message: RegExp][] = [
+    ['carried {}', () => ({ carried: {} }), /carried\.conversationId undefined is not this conversation/],
+    ['carried a string', () => ({ carried: 'state' }), /start carried must be the state a previous run handed over/],
+    [
+      'carried folds a string',
+      (id) => ({ carried: carriedState(id, { folds: 'none' }) }),
+      /carried\.folds must be an array/,
+    ],
+    [
+      'carried live entries without tokens',
+      (id) => ({ carried: carriedState(id, { live: [{ uid: 'u1', rev: 0, raw: user('x'), seq: 0 }] }) }),
+      /carried\.live\[0\]\.tokens must be a non-negative integer/,
+    ],
+    ['carried version -1', (id) => ({ carried: carriedState(id, { version: -1 }) }), /carried\.version must be/],
+    [
+      'carried closed "no"',
+      (id) => ({ carried: carriedState(id, { closed: 'no' }) }),
+      /carried\.closed must be true or false/,
+    ],
+    [
+      'carried hotPaths null',
+      (id) => ({ carried: carriedState(id, { hotPaths: null }) }),
+      /carried\.hotPaths must be an object/,
+    ],
+    [
+      "another conversation's carried state",
+      () => ({ carried: carriedState('someone-else') }),
+      /carried\.conversationId "someone-else" is not this conversation/,
+    ],
+    [
+      'carried settings.budget 1e12',
+      (id) => ({ carried: carriedState(id, { settings: { ...defaultSettings, budget: 1e12 } }) }),
+      /carried\.settings: budget must be an integer from 256 to 300000/,
+    ],
+    [
+      'carried settings.triggerRatio 0',
+      (id) => ({ carried: carriedState(id, { settings: { ...defaultSettings, triggerRatio: 0 } }) }),
+      /carried\.settings: triggerRatio/,
+    ],
+    [
+      'carried settings with an unknown key',
+      (id) => ({ carried: carriedState(id, { settings: { ...defaultSettings, budgit: 5 } }) }),
+      /carried\.settings: unknown key 'settings\.budgit'/,
+    ],
+  ];
+
+  it(`refuses ${forged.length} forged start states sent with update-with-start (InvalidStart before anything runs)`, async () => {
+    await withConversationWorker(async ({ env, taskQueue, open }) => {
+      for (const [what, arg, message] of forged) {
+        const id = uniqueConversationId('forged');
+        const start = new WithStartWorkflowOperation('conversationWorkflow', {
+          workflowId: conversationWorkflowId(id),
+          taskQueue,
+          args: [arg(id)],
+          workflowIdConflictPolicy: 'USE_EXISTING',
+        });
+        const f = await failureOf(
+          env.client.workflow.executeUpdateWithStart('prepare', {
+            args: [{ messages: [user('hi')] }],
+            startWorkflowOperation: start,
+          })
+        );
+        assert.equal(f.type, 'InvalidStart', `${what}: ${f.message}`);
+        assert.match(f.message, message, what);
+        const handle = await start.workflowHandle();
+        const result = await failureOf(handle.result());
+        assert.equal(result.type, 'InvalidStart', what);
+        assert.equal(await workflowTaskFailures(handle), 0, `${what}: no workflow task failed`);
+        const conv = open(id);
+        assert.equal((await conv.prepare([user('a correct start')])).messages.length, 1, `${what}: id usable`);
+      }
+      // The hand-written state is well formed: with valid settings it starts and answers.
+      const id = uniqueConversationId('carried-ok');
+      const handle = await env.client.workflow.start('conversationWorkflow', {
+        taskQueue,
+        workflowId: conversationWorkflowId(id),
+        args: [{ carried: carriedState(id) }],
+      });
+      const state = await handle.query<{ continuedAsNew: number; settings: { budget: number } }>('state');
+      assert.equal(state.continuedAsNew, 1);
+      assert.equal(await workflowTaskFailures(handle), 0);
+      await handle.terminate('done');
+    });
+  });
+
+  it('start settings naming an unknown summarizer profile: refused, and a correct start of the same id works', async () => {
+    await withConversationWorker(async ({ env, open }) => {
+      const id = uniqueConversationId('start-profile');
+      await assert.rejects(
+        open(id, { summarizer: { profile: 'no-such-profile' } }).prepare([user('hi')]),
+        (e: unknown) =>
+          e instanceof ConversationUpdateError &&
+          e.type === 'InvalidSettings' &&
+          e.stored === false &&
+          /'no-such-profile' is not configured on this worker/.test(e.message)
+      );
+      const handle = env.client.workflow.getHandle(conversationWorkflowId(id));
+      const result = await failureOf(handle.result());
+      assert.equal(result.type, 'InvalidStart');
+      assert.match(result.message, /'no-such-profile' is not configured/);
+      assert.equal(await workflowTaskFailures(handle), 0);
+      const ok = await open(id).prepare([user('hi again')]);
+      assert.equal(ok.messages.length, 1, 'a correct start of the same id is not refused');
+    });
+  });
+
+  it("refuses a Responses 'message' item in a conversation started as chat, naming it", async () => {
+    await withConversationWorker(async ({ env, taskQueue, archive }) => {
+      const id = uniqueConversationId('chat-fixed');
+      const conv = new ConversationClient({ client: env.client, conversationId: id, taskQueue, format: 'chat' });
+      await conv.prepare([user('hello')]);
+      const handle = env.client.workflow.getHandle(conversationWorkflowId(id));
+      const before = await stored(handle, archive, id);
+      const item = { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] };
+      const f = await failureOf(handle.executeUpdate('prepare', { args: [{ messages: [user('ok'), item] }] }));
+      assert.equal(f.type, 'InvalidAppend', f.message);
+      assert.match(f.message, /message 1 has type "message", which a chat message cannot have/);
+      const part = { role: 'user', content: [{ type: 'input_text', text: 'hi' }] };
+      const g = await failureOf(handle.executeUpdate('prepare', { args: [{ messages: [part] }] }));
+      assert.match(g.message, /message 0 has a content part of type 'input_text'/);
+      await assert.rejects(
+        conv.prepare([item]),
+        (e: unknown) => e instanceof ConversationUpdateError && e.type === 'InvalidAppend' && e.stored === false
+      );
+      assert.deepEqual(await stored(handle, archive, id), before, 'nothing stored changed');
+      assert.equal(await workflowTaskFailures(handle), 0);
+    });
+  });
+});
+
+describe('bad-input catalogue: a used sequence number or message id with other content', function () {
+  this.timeout(120_000);
+
+  it('refuses it naming the conflict (nothing stored); a retry with the same content is still skipped', async () => {
+    await withConversationWorker(async ({ env, taskQueue, archive }) => {
+      const id = uniqueConversationId('reused');
+      const conv = new ConversationClient({ client: env.client, conversationId: id, taskQueue, format: 'typed' });
+      const first = { id: 'm-1', type: 'user', text: 'ship order 1001' };
+      await conv.prepare([first]);
+      const handle = env.client.workflow.getHandle(conversationWorkflowId(id));
+      const append = (input: Record<string, unknown>) => handle.executeUpdate('append', { args: [input] });
+      // The shared sequence (no writer): 0 applied, then 0 again with other messages.
+      await append({ messages: [{ id: 'm-2', type: 'user', text: 'two' }], clientSeq: 0 });
+      const before = await stored(handle, archive, id);
+      const cases: [string, Record<string, unknown>, RegExp][] = [
+        [
+          "the writer's last number with other messages",
+          { messages: [{ id: 'm-9', type: 'user', text: 'cancel it' }], writer: conv.writerId, clientSeq: 0 },
+          new RegExp(`writer '${conv.writerId}': append 0 was applied already with other messages; nothing was stored`),
+        ],
+        [
+          'the shared last number with other messages',
+          { messages: [{ id: 'm-8', type: 'user', text: 'other' }], clientSeq: 0 },
+          /shared clientSeq: append 0 was applied already with other messages/,
+        ],
+        [
+          'a stored id with other content',
+          { messages: [{ id: 'm-1', type: 'user', text: 'ship order 9999' }] },
+          /message 0: id 'm-1' is stored already with other content; nothing was stored/,
+        ],
+      ];
+      for (const [what, input, message] of cases) {
+        const f = await failureOf(append(input));
+        assert.equal(f.type, 'InvalidAppend', `${what}: ${f.message}`);
+        assert.match(f.message, message, what);
+      }
+      assert.deepEqual(await stored(handle, archive, id), before, 'nothing stored changed');
+      // Retries with the same content (keys in another order too) are skipped as before.
+      const same = await append({
+        messages: [{ text: 'ship order 1001', type: 'user', id: 'm-1' }],
+        writer: conv.writerId,
+        clientSeq: 0,
+      });
+      assert.equal((same as { appended: number }).appended, 0);
+      const sharedRetry = await append({ messages: [{ id: 'm-2', type: 'user', text: 'two' }], clientSeq: 0 });
+      assert.equal((sharedRetry as { appended: number }).appended, 0);
+      assert.deepEqual(await stored(handle, archive, id), before, 'retries stored nothing');
+      assert.equal(await workflowTaskFailures(handle), 0);
+    });
   });
 });

@@ -207,16 +207,21 @@ describe('summarizer profiles: callers choose a name, never an endpoint or a key
     }
   });
 
-  it('an unknown profile is a clear error when chosen, and configure can fix it', async () => {
+  it('an unknown profile is a clear error when chosen (a start with it fails), and configure can fix it', async () => {
     await withConversationWorker(
       async ({ open }) => {
-        const conv = open(uniqueConversationId('unknown-profile'), { summarizer: { profile: 'gpt-5-turbo' } });
-        const first = await updateRejection(conv.prepare([{ role: 'user', content: 'hello' }]));
+        const id = uniqueConversationId('unknown-profile');
+        const first = await updateRejection(
+          open(id, { summarizer: { profile: 'gpt-5-turbo' } }).prepare([{ role: 'user', content: 'hello' }])
+        );
         assert.equal(first.type, 'InvalidSettings');
         assert.equal(
           first.message,
           "summarizer profile 'gpt-5-turbo' is not configured on this worker (profiles: default, test-chat)"
         );
+        // That start failed (nothing stored): a correct start of the same id works, and configure is checked too.
+        const conv = open(id);
+        await conv.prepare([]);
         const bad = await updateRejection(conv.configure({ summarizer: { profile: 'nope' } }));
         assert.equal(bad.type, 'InvalidSettings');
         assert.match(bad.message, /'nope' is not configured on this worker/);
