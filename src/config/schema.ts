@@ -199,18 +199,22 @@ export const schema = {
     mode: {
       type: 'enum',
       default: 'extractive',
-      values: ['extractive', 'chat', 'responses', 'compact'],
+      values: ['extractive', 'chat', 'responses', 'compact', 'anthropic', 'gemini'],
       env: 'SUMMARIZER_MODE',
-      doc: 'extractive = offline digest; the others call a model',
+      doc: 'extractive = offline digest; chat, responses, compact: an OpenAI-compatible API; anthropic; gemini',
     },
     model: { type: 'string', default: 'gpt-4o-mini', env: 'SUMMARIZER_MODEL', doc: 'model that writes summaries' },
     baseURL: {
       type: 'string',
-      default: 'https://api.openai.com/v1',
+      default: '',
       env: 'OPENAI_BASE_URL',
-      doc: 'any OpenAI-compatible endpoint',
+      doc: "the provider's endpoint ('' = the mode's own API: https://api.openai.com/v1, https://api.anthropic.com, https://generativelanguage.googleapis.com)",
     },
-    apiKeyEnv: { type: 'string', default: 'OPENAI_API_KEY', doc: 'environment variable holding the API key' },
+    apiKeyEnv: {
+      type: 'string',
+      default: '',
+      doc: "environment variable holding the API key ('' = OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY by mode)",
+    },
     apiKeyFile: {
       type: 'string',
       default: '',
@@ -223,6 +227,13 @@ export const schema = {
       default: 0,
       min: 0,
       doc: 'cap on summary output tokens, whatever a conversation asks (0 = no cap)',
+    },
+    thinkingBudget: {
+      type: 'integer',
+      default: 0,
+      min: 0,
+      max: 64000,
+      doc: 'anthropic, gemini: tokens the model may think before writing a summary (0 = thinking off)',
     },
   },
   codec: {
