@@ -236,6 +236,28 @@ export const schema = {
       doc: 'anthropic, gemini: tokens the model may think before writing a summary (0 = thinking off)',
     },
   },
+  counting: {
+    mode: {
+      type: 'enum',
+      default: 'estimate',
+      values: ['estimate', 'provider'],
+      env: 'DC_COUNTING_MODE',
+      doc: "estimate: offline (exact for OpenAI models, o200k_base x 1.1 for others); provider: Claude and Gemini texts counted by the provider's count endpoint, cached",
+    },
+    anthropicBaseURL: {
+      type: 'string',
+      default: '',
+      doc: "Anthropic's endpoint for counting ('' = https://api.anthropic.com)",
+    },
+    anthropicApiKeyEnv: { type: 'string', default: 'ANTHROPIC_API_KEY', doc: 'variable holding the Anthropic key' },
+    geminiBaseURL: {
+      type: 'string',
+      default: '',
+      doc: "Gemini's endpoint for counting ('' = https://generativelanguage.googleapis.com)",
+    },
+    geminiApiKeyEnv: { type: 'string', default: 'GEMINI_API_KEY', doc: 'variable holding the Gemini key' },
+    timeoutMs: { type: 'integer', default: 5000, min: 100, doc: 'per count request; 3 tries, then the estimate' },
+  },
   codec: {
     encrypt: {
       type: 'boolean',

@@ -65,9 +65,32 @@ function answerOf(reply: AnthropicReply | undefined, n: number): Answer {
   }
 }
 
-/** @returns a running Anthropic-speaking server; its base URL for the SDK is `origin` */
-export function startAnthropicServer(): Promise<ProviderServer<AnthropicReply>> {
+/** The server's token count of a text: a fixed 7 per request plus one per 3 characters. */
+export function serverTokens(text: string): number {
+  return 7 + Math.ceil(text.length / 3);
+}
+
+/** Options of {@link startAnthropicServer}. */
+export interface AnthropicServerOptions {
+  /** The first this many `count_tokens` requests answer 529 overloaded. @default 0 */
+  failCounts?: number;
+}
+
+/**
+ * `POST /v1/messages/count_tokens` answers {@link serverTokens} of the one user text it is sent, unscripted.
+ * @returns a running Anthropic-speaking server; its base URL for the SDK is `origin`
+ */
+export function startAnthropicServer(options: AnthropicServerOptions = {}): Promise<ProviderServer<AnthropicReply>> {
+  let failures = options.failCounts ?? 0;
   return startProviderServer<AnthropicReply>({
+    unscripted: (req) => {
+      if (req.path !== '/v1/messages/count_tokens') return undefined;
+      if (failures-- > 0) return { status: 529, body: errorBody('overloaded_error', 'Overloaded') };
+      const messages = req.body?.messages as { role: string; content: string }[] | undefined;
+      const text = messages?.length === 1 && typeof messages[0]?.content === 'string' ? messages[0].content : null;
+      if (text === null) return { status: 400, body: errorBody('invalid_request_error', 'expected one text turn') };
+      return { status: 200, body: { input_tokens: serverTokens(text) } };
+    },
     answer: (reply, req, n) =>
       req.method === 'POST' && req.path === '/v1/messages'
         ? answerOf(reply, n)

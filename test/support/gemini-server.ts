@@ -71,9 +71,28 @@ function answerOf(reply: GeminiReply | undefined, n: number): Answer {
 /** The route of one model's generateContent call. */
 export const GENERATE = /^\/v1beta\/models\/([^/:]+):generateContent$/;
 
-/** @returns a running Gemini-speaking server; its base URL for the SDK is `origin` */
+/** The route of one model's countTokens call. */
+export const COUNT = /^\/v1beta\/models\/([^/:]+):countTokens$/;
+
+/** The server's token count of a text: one per 3 characters, plus one. */
+export function serverTokens(text: string): number {
+  return 1 + Math.ceil(text.length / 3);
+}
+
+/**
+ * `countTokens` answers {@link serverTokens} of the one user text it is sent, unscripted.
+ * @returns a running Gemini-speaking server; its base URL for the SDK is `origin`
+ */
 export function startGeminiServer(): Promise<ProviderServer<GeminiReply>> {
   return startProviderServer<GeminiReply>({
+    unscripted: (req) => {
+      if (req.method !== 'POST' || !COUNT.test(req.path)) return undefined;
+      const contents = req.body?.contents as { role: string; parts: { text?: string }[] }[] | undefined;
+      const text = contents?.length === 1 ? contents[0]?.parts?.[0]?.text : undefined;
+      if (typeof text !== 'string')
+        return { status: 400, body: errorBody(400, 'INVALID_ARGUMENT', 'expected one text') };
+      return { status: 200, body: { totalTokens: serverTokens(text) } };
+    },
     answer: (reply, req, n) =>
       req.method === 'POST' && GENERATE.test(req.path)
         ? answerOf(reply, n)

@@ -27,6 +27,8 @@ export interface ProviderServer<R> {
 export interface ProviderServerOptions<R> {
   /** The answer to a request, given the next scripted reply (undefined when the script is empty). */
   answer: (reply: R | undefined, req: RecordedRequest, n: number) => Answer;
+  /** Answers some requests without taking a scripted reply (count endpoints); `undefined` = scripted. */
+  unscripted?: (req: RecordedRequest) => Answer | undefined;
   /** Stop by itself after this long, ms. @default 120000 */
   lifetimeMs?: number;
 }
@@ -71,7 +73,7 @@ export async function startProviderServer<R>(options: ProviderServerOptions<R>):
             res.end(JSON.stringify(answer.body));
           }
         };
-        send(options.answer(queue.shift(), recorded, requests.length));
+        send(options.unscripted?.(recorded) ?? options.answer(queue.shift(), recorded, requests.length));
       });
     },
     {
