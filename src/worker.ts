@@ -8,6 +8,7 @@ import { ArchiveConfigError, type ConversationArchive } from './archive/archive'
 import { openArchive } from './archive/open-archive';
 import { connectionOptions } from './config/connection-options';
 import { profilesFromConfig } from './config/profiles';
+import { providerCountsFromConfig } from './config/provider-counts';
 import { dataConverterFromConfig } from './codec/data-converter';
 import { conversationDefaultsFromConfig } from './config/conversation-defaults';
 import { ConfigError, loadConfig } from './config/load-config';
@@ -108,6 +109,7 @@ async function runWithArchive(
       const searchAttributes = await ensureSearchAttributes(connection, config.temporal.namespace);
       const metrics = config.metrics.port > 0 ? new ConversationMetrics() : undefined;
       if (metrics) metricsServer = await serveMetrics(metrics.registry, config.metrics.host, config.metrics.port);
+      const providerCounts = providerCountsFromConfig(config);
       const worker = await Worker.create({
         connection,
         namespace: config.temporal.namespace,
@@ -120,6 +122,7 @@ async function runWithArchive(
           profiles,
           conversationDefaults: conversationDefaultsFromConfig(config),
           ...(metrics ? { metrics } : {}),
+          ...(providerCounts ? { providerCounts } : {}),
         }),
         sinks: conversationSinks(metrics),
         maxCachedWorkflows: config.worker.maxCachedWorkflows,

@@ -16,7 +16,8 @@ import {
 } from '../summarizers/profiles';
 import type { TextCounter } from '../summarizers/types';
 import type { SettingsPatch } from '../contract/settings';
-import { countersByModel, type TokenCounter } from '../tokens';
+import { countersByModel, createTokenCounter, type TokenCounter } from '../tokens';
+import type { ProviderCounts } from '../tokens/provider-count/provider-counts';
 import type { ConversationMetrics } from '../metrics/conversation-metrics';
 import { archiveCall, currentArchiveKey } from './archive-key';
 import { createCountTokensActivity } from './count-tokens';
@@ -40,6 +41,11 @@ export interface ActivityDeps {
   archive: ConversationArchive;
   /** Token counter per model. @default one `createTokenCounter({ model })` per model, kept for the process */
   counterFor?: (model: string) => TokenCounter;
+  /**
+   * Provider-counted texts (the `counting:` section, mode `provider`): `ingest` has the provider count the texts of
+   * new Claude and Gemini messages before it counts, and the default counters price from those counts. @default none
+   */
+  providerCounts?: ProviderCounts;
   /**
    * The summarizer profiles of the worker's configuration: conversations pick one by name.
    * @default one extractive (offline) profile named 'default'
@@ -69,7 +75,12 @@ export function archiveRef(conversationId: string, seq: number): string {
  * @returns `{ ingest, countTokens, summarizeFold, summarize, recordFold }`.
  */
 export function createActivities(deps: ActivityDeps) {
-  const counterFor = deps.counterFor ?? countersByModel();
+  const known = deps.providerCounts;
+  const counterFor =
+    deps.counterFor ??
+    countersByModel((model) =>
+      createTokenCounter({ model, ...(known ? { knownText: (text: string) => known.lookup(model, text) } : {}) })
+    );
   const countTokens = createCountTokensActivity({ counterFor });
   const profiles = deps.profiles ?? builtinProfiles();
   const summarize = createSummarizeActivity({
@@ -110,6 +121,7 @@ export function createActivities(deps: ActivityDeps) {
      */
     async ingest(input: IngestInput): Promise<IngestResult> {
       await archiveCall(() => deps.archive.append(currentArchiveKey(), input.firstSeq, input.messages));
+      await known?.prefetch(input.model, input.format, input.messages);
       const counter = counterFor(input.model);
       const counts = counter.countMessages(input.messages, input.format);
       const clipped: IngestResult['clipped'] = [];

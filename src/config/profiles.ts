@@ -4,6 +4,7 @@
  * endpoints and key sources; a conversation picks a profile by name (see `src/summarizers/profiles.ts`).
  */
 import { PROFILE_NAME } from '../contract/summarizer-settings';
+import { defaultApiKeyEnv } from '../summarizers/api-key';
 import { DEFAULT_PROFILE_NAME, type SummarizerProfiles } from '../summarizers/profiles';
 import type { SummarizerConfig, SummarizerMode } from '../summarizers/types';
 import { ConfigError, checkSetting } from './config-error';
@@ -70,25 +71,37 @@ export function profilesFromConfig(config: Config): SummarizerProfiles {
   return { defaultProfile, profiles };
 }
 
+/** Each mode's own API, where a profile names no base URL. */
+const PROVIDER_BASE_URL: Record<Exclude<SummarizerMode, 'extractive'>, string> = {
+  chat: 'https://api.openai.com/v1',
+  responses: 'https://api.openai.com/v1',
+  compact: 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com',
+  gemini: 'https://generativelanguage.googleapis.com',
+};
+
 function summarizerConfigOf(name: string, p: SummarizerProfileConfig): SummarizerConfig {
+  const mode = p.mode as SummarizerMode;
+  const baseURL = p.baseURL !== '' ? p.baseURL : PROVIDER_BASE_URL[mode === 'extractive' ? 'chat' : mode];
   let url: URL | undefined;
   try {
-    url = new URL(p.baseURL);
+    url = new URL(baseURL);
   } catch {
     url = undefined;
   }
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
     throw new ConfigError(
-      `summarizer profile '${name}': baseURL must be an http(s) URL, got ${JSON.stringify(p.baseURL)}`
+      `summarizer profile '${name}': baseURL must be an http(s) URL, got ${JSON.stringify(baseURL)}`
     );
   }
   return {
-    mode: p.mode as SummarizerMode,
+    mode,
     model: p.model,
-    baseURL: p.baseURL,
-    apiKeyEnv: p.apiKeyEnv,
+    baseURL,
+    apiKeyEnv: p.apiKeyEnv !== '' ? p.apiKeyEnv : defaultApiKeyEnv(mode),
     ...(p.apiKeyFile !== '' ? { apiKeyFile: p.apiKeyFile } : {}),
     timeoutMs: p.timeoutMs,
     ...(p.maxOutputTokens > 0 ? { outputTokensCap: p.maxOutputTokens } : {}),
+    ...(p.thinkingBudget > 0 ? { thinkingBudget: p.thinkingBudget } : {}),
   };
 }

@@ -199,18 +199,22 @@ export const schema = {
     mode: {
       type: 'enum',
       default: 'extractive',
-      values: ['extractive', 'chat', 'responses', 'compact'],
+      values: ['extractive', 'chat', 'responses', 'compact', 'anthropic', 'gemini'],
       env: 'SUMMARIZER_MODE',
-      doc: 'extractive = offline digest; the others call a model',
+      doc: 'extractive = offline digest; chat, responses, compact: an OpenAI-compatible API; anthropic; gemini',
     },
     model: { type: 'string', default: 'gpt-4o-mini', env: 'SUMMARIZER_MODEL', doc: 'model that writes summaries' },
     baseURL: {
       type: 'string',
-      default: 'https://api.openai.com/v1',
+      default: '',
       env: 'OPENAI_BASE_URL',
-      doc: 'any OpenAI-compatible endpoint',
+      doc: "the provider's endpoint ('' = the mode's own API: https://api.openai.com/v1, https://api.anthropic.com, https://generativelanguage.googleapis.com)",
     },
-    apiKeyEnv: { type: 'string', default: 'OPENAI_API_KEY', doc: 'environment variable holding the API key' },
+    apiKeyEnv: {
+      type: 'string',
+      default: '',
+      doc: "environment variable holding the API key ('' = OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY by mode)",
+    },
     apiKeyFile: {
       type: 'string',
       default: '',
@@ -224,6 +228,35 @@ export const schema = {
       min: 0,
       doc: 'cap on summary output tokens, whatever a conversation asks (0 = no cap)',
     },
+    thinkingBudget: {
+      type: 'integer',
+      default: 0,
+      min: 0,
+      max: 64000,
+      doc: 'anthropic, gemini: tokens the model may think before writing a summary (0 = thinking off)',
+    },
+  },
+  counting: {
+    mode: {
+      type: 'enum',
+      default: 'estimate',
+      values: ['estimate', 'provider'],
+      env: 'DC_COUNTING_MODE',
+      doc: "estimate: offline (exact for OpenAI models, o200k_base x 1.1 for others); provider: Claude and Gemini texts counted by the provider's count endpoint, cached",
+    },
+    anthropicBaseURL: {
+      type: 'string',
+      default: '',
+      doc: "Anthropic's endpoint for counting ('' = https://api.anthropic.com)",
+    },
+    anthropicApiKeyEnv: { type: 'string', default: 'ANTHROPIC_API_KEY', doc: 'variable holding the Anthropic key' },
+    geminiBaseURL: {
+      type: 'string',
+      default: '',
+      doc: "Gemini's endpoint for counting ('' = https://generativelanguage.googleapis.com)",
+    },
+    geminiApiKeyEnv: { type: 'string', default: 'GEMINI_API_KEY', doc: 'variable holding the Gemini key' },
+    timeoutMs: { type: 'integer', default: 5000, min: 100, doc: 'per count request; 3 tries, then the estimate' },
   },
   codec: {
     encrypt: {

@@ -2,15 +2,16 @@
  * `createSummarizer(config, deps)`: one function per fold, whatever the mode. The API key is read here, at call time,
  * and never leaves this module: errors are classified and scrubbed of it before they are thrown.
  */
-import type OpenAI from 'openai';
 import { normalize } from '../core/messages/normalize';
 import type { Transcript } from '../core/messages/types';
+import { anthropicAttempt, createAnthropicClient } from './anthropic';
 import { readApiKey } from './api-key';
 import { chatAttempt } from './chat';
 import { classifyError } from './classify-error';
 import { createClient } from './client';
 import { compactAttempt } from './compact';
 import { extractiveAttempt } from './extractive';
+import { createGeminiClient, geminiAttempt } from './gemini';
 import { responsesAttempt } from './responses';
 import type { Candidate } from './attempt-loop';
 import { runSummaryAttempts } from './attempt-loop';
@@ -58,16 +59,15 @@ export function createSummarizer(config: SummarizerConfig, deps: SummarizerDeps)
         attempt: (n) => Promise.resolve(extractiveAttempt(config, req, transcript, counter, n)),
       });
     }
-    const apiKey = readApiKey(config, deps.env);
-    const client = createClient(config, apiKey);
-    const attempt = modelAttempt(mode, client, config, req, transcript, counter, ctx);
+    const apiKey = readApiKey(config, deps.env, mode);
+    const attempt = modelAttempt(mode, apiKey, config, req, transcript, counter, ctx);
     return runSummaryAttempts({
       ...base,
       attempt: async (n) => {
         try {
           return await attempt(n);
         } catch (e) {
-          throw classifyError(e, [apiKey]);
+          throw classifyError(e, [apiKey], ctx.signal?.aborted === true);
         }
       },
     });
@@ -76,7 +76,7 @@ export function createSummarizer(config: SummarizerConfig, deps: SummarizerDeps)
 
 function modelAttempt(
   mode: Exclude<SummarizerMode, 'extractive'>,
-  client: OpenAI,
+  apiKey: string,
   config: SummarizerConfig,
   req: SummarizeRequest,
   transcript: Transcript,
@@ -85,10 +85,14 @@ function modelAttempt(
 ): (n: number) => Promise<Candidate> {
   switch (mode) {
     case 'chat':
-      return () => chatAttempt(client, config, req, transcript, ctx);
+      return () => chatAttempt(createClient(config, apiKey), config, req, transcript, ctx);
     case 'responses':
-      return () => responsesAttempt(client, config, req, transcript, ctx);
+      return () => responsesAttempt(createClient(config, apiKey), config, req, transcript, ctx);
     case 'compact':
-      return () => compactAttempt(client, config, req, transcript, counter, ctx);
+      return () => compactAttempt(createClient(config, apiKey), config, req, transcript, counter, ctx);
+    case 'anthropic':
+      return () => anthropicAttempt(createAnthropicClient(config, apiKey), config, req, transcript, ctx);
+    case 'gemini':
+      return () => geminiAttempt(createGeminiClient(config, apiKey), config, req, transcript, ctx);
   }
 }

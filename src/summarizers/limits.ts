@@ -74,3 +74,22 @@ export function stateLedgerCap(config: SummarizerConfig, budget: number, headroo
   const cap = config.ledger?.maxTokens ?? Math.min(4096, Math.floor(budget / 8));
   return Math.max(0, Math.min(cap, headroom));
 }
+
+/**
+ * The output limit of an API that requires one (Anthropic's `max_tokens`): {@link maxOutputTokens}, or
+ * `min(floor(budget / 2), 8192)` (at least 1) where that would send none, plus the thinking budget, which counts
+ * against the same limit.
+ *
+ * @returns the limit in tokens (≥ 1)
+ */
+export function requiredOutputTokens(config: SummarizerConfig, budget: number): number {
+  const limit =
+    maxOutputTokens(config, budget) ?? Math.max(1, Math.min(Math.floor(budget / 2), SUMMARY_MAX_OUTPUT_TOKENS));
+  return limit + thinkingBudget(config);
+}
+
+/** @returns the configured thinking budget in tokens (0 = thinking off) */
+export function thinkingBudget(config: SummarizerConfig): number {
+  const n = config.thinkingBudget ?? 0;
+  return Number.isInteger(n) && n > 0 ? n : 0;
+}

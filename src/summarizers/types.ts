@@ -8,8 +8,11 @@ import type { Retention } from '../core/fold/ledger';
 import type { SummaryErrorKind } from '../core/fold/validate-summary';
 import type { MessageFormat, Usage } from '../core/messages/types';
 
-/** The four summarizer modes. `extractive` needs no network and is the default. */
-export type SummarizerMode = 'extractive' | 'chat' | 'responses' | 'compact';
+/**
+ * The summarizer modes. `extractive` needs no network and is the default; `chat`, `responses` and `compact` call an
+ * OpenAI-compatible API, `anthropic` the Anthropic Messages API, `gemini` the Gemini API.
+ */
+export type SummarizerMode = 'extractive' | 'chat' | 'responses' | 'compact' | 'anthropic' | 'gemini';
 
 /** Options of the extractive digest, in tokens. */
 export interface ExtractiveOptions {
@@ -41,9 +44,15 @@ export interface SummarizerConfig {
   mode?: SummarizerMode;
   /** Model for the summary call. @default the request's model */
   model?: string;
-  /** OpenAI-compatible base URL (OpenAI, Azure OpenAI, vLLM, Ollama, LM Studio). @default the client's (OpenAI) */
+  /**
+   * The provider's base URL: OpenAI-compatible for the OpenAI modes (OpenAI, Azure OpenAI, vLLM, Ollama, LM Studio),
+   * the Anthropic or Gemini API (or a gateway speaking it) for theirs. @default the SDK's own (the provider's API)
+   */
   baseURL?: string;
-  /** Environment variable holding the API key. @default 'OPENAI_API_KEY' */
+  /**
+   * Environment variable holding the API key.
+   * @default 'OPENAI_API_KEY'; 'ANTHROPIC_API_KEY' for `anthropic`; 'GEMINI_API_KEY' for `gemini`
+   */
   apiKeyEnv?: string;
   /** File holding the API key (read at call time, trimmed); wins over `apiKeyEnv` when set. */
   apiKeyFile?: string;
@@ -53,7 +62,12 @@ export interface SummarizerConfig {
   maxOutputTokens?: number;
   /** Upper bound on the output limit, whatever `maxOutputTokens` asks (a profile's cap). @default none */
   outputTokensCap?: number;
-  /** Extra instructions appended to the summary request (`chat`, `responses`; `extractive` and `compact` ignore them). */
+  /**
+   * `anthropic` and `gemini`: tokens the model may think before it writes the summary; 0 = thinking off (Anthropic:
+   * no `thinking` field; Gemini: `thinkingBudget: 0`). The output limit is raised by this much. @default 0
+   */
+  thinkingBudget?: number;
+  /** Extra instructions appended to the summary request (the model modes; `extractive` and `compact` ignore them). */
   instructions?: string;
   /** Field carrying the chat output limit. @default 'max_completion_tokens' for api.openai.com, else 'max_tokens' */
   maxTokensField?: 'max_tokens' | 'max_completion_tokens';

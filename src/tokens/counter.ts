@@ -35,6 +35,12 @@ export interface TokenCounterOptions {
   safetyFactor?: number;
   /** Per-message counts kept in the LRU cache. @default 10000 (DEFAULT_CACHE_SIZE) */
   cacheSize?: number;
+  /**
+   * A provider's own count of a text, when known (see `provider-count/`): a message whose every text is known is
+   * priced with those counts and no safety factor; otherwise the estimate, not cached, so a count that arrives later
+   * is used. @default none
+   */
+  knownText?: (text: string) => number | undefined;
 }
 
 /** Default LRU size: ~10k messages is a few long conversations' worth, at ~100 bytes per entry. */
@@ -58,14 +64,22 @@ export function createTokenCounter(options: TokenCounterOptions): CachingTokenCo
   const scale = (n: number): number => (safetyFactor === 1 ? n : Math.ceil(n * safetyFactor));
   const toolConstants = encoding === 'cl100k_base' ? TOOL_CONSTANTS_CL100K : TOOL_CONSTANTS_O200K;
 
+  const known = options.knownText;
   const countMessage = (message: unknown, format: MessageFormat): number => {
     // No hashing at all when caching is off (cacheSize 0).
     const key = cache.capacity > 0 ? messageKey(format, message) : undefined;
     const hit = key === undefined ? undefined : cache.get(key);
     if (hit !== undefined) return hit;
-    const price = priceMessage(message, format, raw);
-    const n = scale(price.envelope + price.role + price.body);
-    if (key !== undefined) cache.set(key, n);
+    let missing = false;
+    const provided = known && priceMessage(message, format, (text) => known(text) ?? ((missing = true), 0));
+    let n: number;
+    if (provided && !missing) n = provided.envelope + provided.role + provided.body;
+    else {
+      const price = priceMessage(message, format, raw);
+      n = scale(price.envelope + price.role + price.body);
+    }
+    // An estimate made while counts were expected is not kept: the count that arrives later must win.
+    if (key !== undefined && !missing) cache.set(key, n);
     return n;
   };
 

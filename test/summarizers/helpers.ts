@@ -1,5 +1,6 @@
+import assert from 'node:assert/strict';
 import type { SummarizeRequest, SummarizerConfig, SummarizeResult } from '../../src/summarizers';
-import { createSummarizer } from '../../src/summarizers';
+import { SummarizerAbortedError, SummarizerCallError, createSummarizer } from '../../src/summarizers';
 import type { OpenAITestServer } from '../support/openai-server';
 import { testCounterFor } from '../support/test-counter';
 
@@ -52,4 +53,59 @@ export async function rejection(p: Promise<unknown>): Promise<Error & Record<str
     return e as Error & Record<string, unknown>;
   }
   throw new Error('expected a rejection');
+}
+
+/** One transport failure a provider test server can be scripted with, and how it must be classified. */
+export interface FailureCase<R> {
+  name: string;
+  reply: R;
+  type: string;
+  retryable: boolean;
+  retryAfterMs?: number;
+}
+
+/**
+ * Registers, in the calling `describe`, one test per failure: the summarizer rejects with a SummarizerCallError of
+ * the expected type, retryability and delay, no field holds the key, and the SDK made one request (no client-side
+ * retry); the same for a dropped connection (a retryable `ConnectionError`); then one test that a timeout is a
+ * retryable `Timeout` and a caller's abort an abort.
+ * @param slow a reply that answers after `ms`
+ */
+export function itClassifiesFailures<R>(input: {
+  failures: FailureCase<R>[];
+  /** The replies every provider server has: a slow answer and a dropped connection. */
+  slow: (ms: number) => R;
+  drop: R;
+  key: string;
+  server: () => { script(...replies: R[]): void; requests: unknown[] };
+  summarize: (config?: SummarizerConfig) => (req: SummarizeRequest, ctx?: { signal?: AbortSignal }) => Promise<unknown>;
+}): void {
+  const dropped: FailureCase<R> = {
+    name: 'a dropped connection',
+    reply: input.drop,
+    type: 'ConnectionError',
+    retryable: true,
+  };
+  for (const f of [...input.failures, dropped]) {
+    it(`classifies ${f.name} as ${f.type} (${f.retryable ? 'retryable' : 'final'}), the key scrubbed`, async () => {
+      input.server().script(f.reply);
+      const e = await rejection(input.summarize()(chatRequest()));
+      assert.ok(e instanceof SummarizerCallError, `${e.name}: ${e.message}`);
+      assert.equal(e.type, f.type);
+      assert.equal(e.retryable, f.retryable);
+      assert.equal(e.retryAfterMs, f.retryAfterMs);
+      assert.ok(!JSON.stringify({ ...e, message: e.message }).includes(input.key), 'the key is in no field');
+      assert.equal(input.server().requests.length, 1, 'the SDK does not retry by itself');
+    });
+  }
+  it('times out as a retryable Timeout, and an abort by the caller is an abort', async () => {
+    input.server().script(input.slow(5000), input.slow(5000));
+    const timedOut = await rejection(input.summarize({ timeoutMs: 200 })(chatRequest()));
+    assert.ok(timedOut instanceof SummarizerCallError, `${timedOut.name}: ${timedOut.message}`);
+    assert.equal(timedOut.type, 'Timeout');
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const aborted = await rejection(input.summarize()(chatRequest(), { signal: controller.signal }));
+    assert.ok(aborted instanceof SummarizerAbortedError, `${aborted.name}: ${aborted.message}`);
+  });
 }

@@ -5,8 +5,7 @@
  * connection drop), records every request, and stops itself after a while if a test forgets to.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createServer } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { listenOnLoopback } from './loopback-server';
 
 /** Token usage the server reports. */
 export interface ScriptUsage {
@@ -207,7 +206,6 @@ export async function startOpenAIServer(options: OpenAITestServerOptions = {}): 
   const maxBody = options.maxBodyBytes ?? 8 * 1024 * 1024;
   const queue: ScriptedReply[] = [];
   const requests: RecordedRequest[] = [];
-  const sockets = new Set<Socket>();
   const pending = new Set<NodeJS.Timeout>();
   let served = 0;
 
@@ -268,41 +266,28 @@ export async function startOpenAIServer(options: OpenAITestServerOptions = {}): 
     }
   };
 
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > maxBody) {
-        res.writeHead(413).end();
-        req.destroy();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => {
-      if (size <= maxBody) handle(req, res, Buffer.concat(chunks).toString('utf8'));
-    });
-  });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-
-  let closed: Promise<void> | undefined;
-  const close = (): Promise<void> => {
-    closed ??= new Promise<void>((resolve) => {
-      clearTimeout(lifetime);
-      for (const t of pending) clearTimeout(t);
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    });
-    return closed;
-  };
-  const lifetime = setTimeout(() => void close(), options.lifetimeMs ?? 120_000);
-  lifetime.unref();
+  const { port, close } = await listenOnLoopback(
+    (req, res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      req.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size > maxBody) {
+          res.writeHead(413).end();
+          req.destroy();
+          return;
+        }
+        chunks.push(c);
+      });
+      req.on('end', () => {
+        if (size <= maxBody) handle(req, res, Buffer.concat(chunks).toString('utf8'));
+      });
+    },
+    {
+      ...(options.lifetimeMs !== undefined ? { lifetimeMs: options.lifetimeMs } : {}),
+      onClose: () => pending.forEach(clearTimeout),
+    }
+  );
 
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,

@@ -90,6 +90,26 @@ export function renderedRequestText(items: readonly Item[], render?: RenderOptio
   ].join('\n');
 }
 
+/** A summary request as a system text and one user text: the form of the Anthropic and Gemini requests. */
+export interface RenderedRequest {
+  /** The agent's system prompt, when it leads the request. */
+  system?: string;
+  /** The one user turn: the rendered head and the instructions. */
+  text: string;
+}
+
+/**
+ * The rendered summary request, for APIs that take the system prompt apart from the messages.
+ *
+ * @returns the agent's system prompt (if any) and the user text of {@link renderedRequestText}
+ */
+export function buildRenderedRequest(input: SummaryRequestInput): RenderedRequest {
+  return {
+    ...(input.systemPrompt ? { system: input.systemPrompt } : {}),
+    text: renderedRequestText(input.items, input.render, input.extraInstructions),
+  };
+}
+
 /**
  * The messages of a `chat.completions.create` summary request.
  *
@@ -101,7 +121,8 @@ export function buildChatRequest(input: SummaryRequestInput): ChatRequestMessage
     const raws = input.items.filter(sendable).map((i) => i.raw as ChatRequestMessage);
     return [...lead, ...raws, { role: 'user', content: summaryInstructions(input.extraInstructions) }];
   }
-  return [...lead, { role: 'user', content: renderedRequestText(input.items, input.render, input.extraInstructions) }];
+  const rendered = buildRenderedRequest(input);
+  return [...lead, { role: 'user', content: rendered.text }];
 }
 
 /**
