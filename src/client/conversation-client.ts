@@ -7,11 +7,11 @@ import { randomUUID } from 'node:crypto';
 import {
   WithStartWorkflowOperation,
   WorkflowExecutionAlreadyStartedError,
-  WorkflowNotFoundError,
   WorkflowUpdateFailedError,
   type Client,
   type WorkflowHandle,
 } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/common';
 import type { FoldRecord } from '../core/fold/fold-record';
 import { prepareForSend } from '../core/messages/send';
 import type { Usage } from '../core/messages/types';
@@ -29,6 +29,7 @@ import {
   stateQuery,
   waitForFoldUpdate,
   writerSeqQuery,
+  MAX_FOLD_WAIT_MS,
   type AppendInput,
   type FoldProgress,
   type WaitForFoldInput,
@@ -60,7 +61,7 @@ import {
   ConversationUpdateError,
   type Stored,
 } from './errors';
-import { isTransient, retryTransient } from './retry';
+import { isTransient, retryTransient, TryAgain } from './retry';
 import { OriginalsReader, type ArchiveReader } from './originals';
 import { refuseOversizedUpdate } from './update-size';
 
@@ -133,7 +134,11 @@ export interface Prepared {
   prefix?: PrepareResult['prefix'];
 }
 
-/** How long a call that ran out of time spends learning whether its append landed anyway. */
+/**
+ * How long past `retryDeadlineMs` a call may take: learning whether an append that ran out of time landed anyway,
+ * or the reads after a stored call (settings, the context when the mirror is stale). No call takes longer than
+ * `retryDeadlineMs` plus this.
+ */
 const ASK_AFTER_DEADLINE_MS = 3000;
 
 export class ConversationClient {
@@ -150,7 +155,7 @@ export class ConversationClient {
    * its sequence number, so it is stored once whether or not the first one landed; any other append first learns
    * whether it landed.
    */
-  private inDoubt: { seq: number; call: string } | undefined;
+  private inDoubt: PendingAppend | undefined;
   private calls = 0;
   /** Appends of one client go one at a time, so its sequence numbers arrive in order. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -209,14 +214,15 @@ export class ConversationClient {
     newMessages: unknown[],
     opts: { usage?: Pick<Usage, 'inputTokens'> & Partial<Usage>; output?: unknown; tools?: unknown[] } = {}
   ): Promise<Prepared> {
+    const deadline = this.callDeadline();
     const output: unknown[] =
       opts.output === undefined ? [] : Array.isArray(opts.output) ? (opts.output as unknown[]) : [opts.output];
     const tools = opts.tools !== undefined && JSON.stringify(opts.tools) !== this.sentTools ? opts.tools : undefined;
-    const result = await this.send(prepareUpdate, [...output, ...newMessages], opts.usage, tools);
+    const result = await this.send(prepareUpdate, [...output, ...newMessages], deadline, opts.usage, tools);
     if (tools !== undefined) this.sentTools = JSON.stringify(tools);
     this.sentVersion = result.version;
     if (result.folding) this.watcher?.watch();
-    const settings = await this.afterStored(() => this.settingsForSend());
+    const settings = await this.afterStored(() => this.settingsForSend(deadline + ASK_AFTER_DEADLINE_MS));
     const whole = await this.afterStored(() => this.withOriginals(this.mirror));
     return {
       messages: prepareForSend(whole, {
@@ -241,12 +247,17 @@ export class ConversationClient {
    *   after a timeout; `null` when none) and the most recent fold record.
    */
   async waitForFold(opts: WaitForFoldInput = {}): Promise<WaitForFoldResult> {
-    return this.handle().executeUpdate(waitForFoldUpdate, { args: [opts] });
+    // Waiting changes nothing, so it is retried like a read, within the wait it asks for plus the retry deadline.
+    const waitMs = typeof opts.timeoutMs === 'number' && opts.timeoutMs >= 0 ? opts.timeoutMs : MAX_FOLD_WAIT_MS;
+    return this.retrying(
+      () => this.handle().executeUpdate(waitForFoldUpdate, { args: [opts] }),
+      this.callDeadline() + Math.min(waitMs, MAX_FOLD_WAIT_MS)
+    );
   }
 
   /** Appends the model's output — one message or an array of them — without deciding about a fold. */
   async record(messages: unknown): Promise<void> {
-    await this.send(appendUpdate, Array.isArray(messages) ? messages : [messages], undefined);
+    await this.send(appendUpdate, Array.isArray(messages) ? messages : [messages], this.callDeadline(), undefined);
   }
 
   /**
@@ -258,8 +269,8 @@ export class ConversationClient {
     return { version: snapshot.version, messages: await this.withOriginals(snapshot.messages) };
   }
 
-  private async resync(): Promise<{ version: number; messages: unknown[] }> {
-    const snapshot = await this.retrying(() => this.handle().query(contextQuery));
+  private async resync(deadline?: number): Promise<{ version: number; messages: unknown[] }> {
+    const snapshot = await this.retrying(() => this.handle().query(contextQuery), deadline);
     this.mirror = snapshot.messages;
     this.version = snapshot.version;
     return snapshot;
@@ -285,17 +296,20 @@ export class ConversationClient {
    * @returns the removed messages.
    */
   async rewind(input: RewindInput = {}): Promise<RewindResult> {
-    const call = (): Promise<RewindResult> =>
-      this.handle().executeUpdate(rewindUpdate, { args: [input], updateId: this.updateId('rewind') });
-    const result = await this.typed(input.expectedVersion !== undefined ? this.retrying(call) : call());
-    await this.afterStored(() => this.resync());
+    const deadline = this.callDeadline();
+    const updateId = this.updateId('rewind');
+    const call = (): Promise<RewindResult> => this.handle().executeUpdate(rewindUpdate, { args: [input], updateId });
+    const once = (): Promise<RewindResult> => this.options.client.connection.withDeadline(deadline, call);
+    const result = await this.typed(input.expectedVersion !== undefined ? this.retrying(call, deadline) : once());
+    await this.afterStored(() => this.resync(deadline + ASK_AFTER_DEADLINE_MS));
     return result;
   }
 
   /** Drops everything but the system messages (the archive keeps them). */
   async clear(): Promise<void> {
-    await this.typed(this.retrying(() => this.handle().executeUpdate(clearUpdate)));
-    await this.afterStored(() => this.resync());
+    const deadline = this.callDeadline();
+    await this.typed(this.retrying(() => this.handle().executeUpdate(clearUpdate), deadline));
+    await this.afterStored(() => this.resync(deadline + ASK_AFTER_DEADLINE_MS));
   }
 
   async configure(patch: SettingsPatch): Promise<ConversationSettings> {
@@ -309,11 +323,17 @@ export class ConversationClient {
     await this.typed(this.retrying(() => this.handle().executeUpdate(closeUpdate)));
   }
 
-  private retrying<T>(fn: () => Promise<T>): Promise<T> {
+  /** @returns when a call made now must have ended (its steps share it: a call never takes the deadline twice). */
+  private callDeadline(): number {
+    return Date.now() + (this.options.retryDeadlineMs ?? 120_000);
+  }
+
+  /** Runs `fn`, retrying transient answers, until the absolute time `deadline` (@default a fresh call deadline). */
+  private retrying<T>(fn: () => Promise<T>, deadline = this.callDeadline()): Promise<T> {
     return retryTransient(fn, {
-      deadlineMs: this.options.retryDeadlineMs ?? 120_000,
+      deadlineMs: deadline - Date.now(),
       // Every gRPC call of an attempt (an update's accept and its outcome polls too) ends by the deadline.
-      bounded: (deadline, attempt) => this.options.client.connection.withDeadline(deadline, attempt),
+      bounded: (end, attempt) => this.options.client.connection.withDeadline(end, attempt),
     });
   }
 
@@ -346,8 +366,8 @@ export class ConversationClient {
   }
 
   private cachedSettings: ConversationSettings | undefined;
-  private async settingsForSend(): Promise<ConversationSettings> {
-    this.cachedSettings ??= (await this.state()).settings;
+  private async settingsForSend(deadline: number): Promise<ConversationSettings> {
+    this.cachedSettings ??= (await this.retrying(() => this.handle().query(stateQuery), deadline)).settings;
     return this.cachedSettings;
   }
 
@@ -355,10 +375,11 @@ export class ConversationClient {
   private send(
     update: typeof prepareUpdate,
     messages: unknown[],
+    deadline: number,
     usage: (Pick<Usage, 'inputTokens'> & Partial<Usage>) | undefined,
     tools?: unknown[]
   ): Promise<PrepareResult> {
-    const run = this.queue.then(() => this.sendNow(update, messages, usage, tools));
+    const run = this.queue.then(() => this.sendNow(update, messages, deadline, usage, tools));
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -366,79 +387,39 @@ export class ConversationClient {
   private async sendNow(
     update: typeof prepareUpdate,
     messages: unknown[],
+    deadline: number,
     usage: (Pick<Usage, 'inputTokens'> & Partial<Usage>) | undefined,
     tools: unknown[] | undefined
   ): Promise<PrepareResult> {
     const call = `${update.name}:${JSON.stringify(messages)}`;
-    const sameCallAgain = this.inDoubt?.call === call;
-    if (this.inDoubt !== undefined && !sameCallAgain) await this.resolveDoubt(this.inDoubt.seq);
-    const clientSeq = sameCallAgain ? this.inDoubt!.seq : this.nextSeq;
-    const input: AppendInput = {
-      messages,
-      writer: this.writerId,
-      clientSeq,
-      ...(tools !== undefined ? { tools } : {}),
-      ...(usage && this.sentVersion !== undefined ? { reported: { version: this.sentVersion, usage } } : {}),
-    };
-    refuseOversizedUpdate(update.name, input, 'InvalidAppend');
-    const { conversationId, taskQueue, settings, limits, format } = this.options;
-    // Retries of this call keep its update id (the server de-duplicates within a run) and its writer sequence number
-    // (the workflow de-duplicates across runs and crashes).
-    const updateId = this.updateId(`${clientSeq}`);
+    const doubt = this.inDoubt;
     let result: PrepareResult;
-    let attempts = 0;
-    try {
-      result = await this.retrying(async () => {
-        // Once this client saw the conversation, and for any retry, the call goes to the running conversation only:
-        // one that ended meanwhile (an operator terminated it) is not started again with this call.
-        if (this.seen || (++attempts > 1 && (await this.runningOrAbsent()) === 'running')) {
-          return this.toRunning(update, input, updateId);
-        }
-        return this.options.client.workflow.executeUpdateWithStart(update, {
-          args: [input],
-          updateId,
-          startWorkflowOperation: new WithStartWorkflowOperation<typeof conversationWorkflow>('conversationWorkflow', {
-            workflowId: this.workflowId,
-            taskQueue,
-            args: [
-              {
-                conversationId,
-                ...(settings ? { settings } : {}),
-                ...(limits ? { limits } : {}),
-                ...(format ? { format } : {}),
-              },
-            ],
-            ...startVisibility(conversationId, settings, this.options.searchAttributes ?? true),
-            workflowIdConflictPolicy: 'USE_EXISTING',
-            ...(this.options.workflowTaskTimeoutMs ? { workflowTaskTimeout: this.options.workflowTaskTimeoutMs } : {}),
-            // A closed conversation stays closed; only a failed start (bad start input, nothing stored) may be redone.
-            workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
-          }),
-        });
-      });
-    } catch (err) {
-      if (err instanceof WorkflowUpdateFailedError) {
-        const typed = ConversationUpdateError.from(err);
-        // A rejected append stored nothing, so its number is free for the next one; a stored one used it.
-        if (typed.stored === true) this.nextSeq = clientSeq + 1;
-        throw typed;
-      }
-      // The workflow of a closed conversation completed, and the start's reuse policy refuses to run it again.
-      if (err instanceof WorkflowExecutionAlreadyStartedError)
-        throw new ConversationClosedError(`conversation '${conversationId}' is closed (its workflow completed)`, err);
-      // Anything else but a transient answer was refused before it ran.
-      if (!isTransient(err)) throw err;
-      this.inDoubt = { seq: clientSeq, call };
-      throw this.unavailable(err, '', await this.storedAfterAll(clientSeq));
+    if (doubt !== undefined && doubt.call === call) {
+      // The same call again: the doubtful update itself is sent again (same update id, number and input).
+      result = await this.attempt(doubt, deadline);
+    } else {
+      if (doubt !== undefined) await this.resolveDoubt(doubt, deadline);
+      const clientSeq = this.nextSeq;
+      const input: AppendInput = {
+        messages,
+        writer: this.writerId,
+        clientSeq,
+        ...(tools !== undefined ? { tools } : {}),
+        ...(usage && this.sentVersion !== undefined ? { reported: { version: this.sentVersion, usage } } : {}),
+      };
+      refuseOversizedUpdate(update.name, input, 'InvalidAppend');
+      // Retries of this call keep its update id (the server de-duplicates within a run) and its writer sequence
+      // number (the workflow de-duplicates across runs and crashes).
+      result = await this.attempt(
+        { seq: clientSeq, call, update, input, updateId: this.updateId(`${clientSeq}`) },
+        deadline
+      );
     }
-    this.nextSeq = clientSeq + 1;
-    this.inDoubt = undefined;
-    this.seen = true;
     if (result.patch.baseVersion === this.version) {
       this.mirror = applyPatch([...this.mirror, ...messages], result.patch);
       this.version = result.version;
     } else {
-      await this.afterStored(() => this.resync());
+      await this.afterStored(() => this.resync(deadline + ASK_AFTER_DEADLINE_MS));
     }
     return result;
   }
@@ -450,11 +431,95 @@ export class ConversationClient {
    * An append sent to the running conversation, without starting one.
    * @throws ConversationRunEnded when the conversation's run ended; the update's own errors otherwise.
    */
-  private async toRunning(update: typeof prepareUpdate, input: AppendInput, updateId: string): Promise<PrepareResult> {
+  private async toRunning(append: PendingAppend): Promise<PrepareResult> {
     try {
-      return await this.handle().executeUpdate(update, { args: [input], updateId });
+      return await this.handle().executeUpdate(append.update, { args: [append.input], updateId: append.updateId });
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) await this.runningOrAbsent();
+      throw err;
+    }
+  }
+
+  /**
+   * Sends one append (retrying transient answers until `deadline`) and settles its number: used on success or when
+   * stored, kept free when refused, and in doubt (kept for the next call to settle) when the deadline passed.
+   * @throws ConversationUpdateError when the workflow refused it; ConversationUnavailableError at the deadline.
+   */
+  private async attempt(append: PendingAppend, deadline: number): Promise<PrepareResult> {
+    try {
+      let attempts = 0;
+      const result = await this.retrying(
+        () =>
+          this.dropSafe(async () => {
+            // Once this client saw the conversation, and for any retry, the call goes to the running conversation
+            // only: one that ended meanwhile (an operator terminated it) is not started again with this call.
+            if (this.seen || (++attempts > 1 && (await this.runningOrAbsent()) === 'running')) {
+              return this.toRunning(append);
+            }
+            return this.updateWithStart(append);
+          }),
+        deadline
+      );
+      this.nextSeq = append.seq + 1;
+      this.inDoubt = undefined;
+      this.seen = true;
+      return result;
+    } catch (err) {
+      if (err instanceof WorkflowUpdateFailedError) {
+        const typed = ConversationUpdateError.from(err);
+        // A rejected append stored nothing, so its number is free for the next one; a stored one used it.
+        this.nextSeq = typed.stored === true ? append.seq + 1 : append.seq;
+        this.inDoubt = undefined;
+        throw typed;
+      }
+      // The workflow of a closed conversation completed, and the start's reuse policy refuses to run it again.
+      if (err instanceof WorkflowExecutionAlreadyStartedError) {
+        const id = this.options.conversationId;
+        throw new ConversationClosedError(`conversation '${id}' is closed (its workflow completed)`, err);
+      }
+      // Anything else but a transient answer was refused before it ran.
+      if (!isTransient(err)) throw err;
+      this.inDoubt = append;
+      throw this.unavailable(err, '', await this.storedAfterAll(append.seq, deadline + ASK_AFTER_DEADLINE_MS));
+    }
+  }
+
+  /** One update-with-start of an append: starts the conversation when it does not exist yet. */
+  private updateWithStart(append: PendingAppend): Promise<PrepareResult> {
+    const { conversationId, taskQueue, settings, limits, format } = this.options;
+    return this.options.client.workflow.executeUpdateWithStart(append.update, {
+      args: [append.input],
+      updateId: append.updateId,
+      startWorkflowOperation: new WithStartWorkflowOperation<typeof conversationWorkflow>('conversationWorkflow', {
+        workflowId: this.workflowId,
+        taskQueue,
+        args: [
+          {
+            conversationId,
+            ...(settings ? { settings } : {}),
+            ...(limits ? { limits } : {}),
+            ...(format ? { format } : {}),
+          },
+        ],
+        ...startVisibility(conversationId, settings, this.options.searchAttributes ?? true),
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        ...(this.options.workflowTaskTimeoutMs ? { workflowTaskTimeout: this.options.workflowTaskTimeoutMs } : {}),
+        // A closed conversation stays closed; only a failed start (bad start input, nothing stored) may be redone.
+        workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+      }),
+    });
+  }
+
+  /**
+   * Runs one attempt of an update whose run already exists: a "not found" for it means the server no longer holds the
+   * update (dropped with a failed workflow task, or its run ended before the update was taken), not that the
+   * conversation is gone (update-with-start would have started it), so it is sent again ({@link TryAgain}).
+   */
+  private async dropSafe<T>(attempt: () => Promise<T>): Promise<T> {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) throw new TryAgain(`update dropped: ${err.message}`, { cause: err });
       throw err;
     }
   }
@@ -489,36 +554,54 @@ export class ConversationClient {
     );
   }
 
-  /** @returns whether this writer's append `seq` is stored, `unknown` when the conversation cannot be asked. */
-  private async storedAfterAll(seq: number): Promise<Stored> {
-    // One short attempt: the caller already waited the whole deadline (a query no worker answers waits far longer).
+  /**
+   * @returns true when this writer's append `seq` is stored, else `unknown` (asked in one short attempt by `until`:
+   *   the caller already waited the whole deadline, and a query no worker answers waits longer). "Not applied yet"
+   *   is not "not stored": an update the server accepted but no worker ran yet lands later, so the doubt stays for
+   *   the next call to settle.
+   */
+  private async storedAfterAll(seq: number, until: number): Promise<Stored> {
     const askFor = Math.min(ASK_AFTER_DEADLINE_MS, this.options.retryDeadlineMs ?? 120_000);
     try {
-      const last = await this.options.client.connection.withDeadline(Date.now() + askFor, () =>
+      const last = await this.options.client.connection.withDeadline(Math.min(until, Date.now() + askFor), () =>
         this.handle().query(writerSeqQuery, this.writerId)
       );
+      if (last < seq) return 'unknown';
       this.inDoubt = undefined;
-      this.nextSeq = last >= seq ? seq + 1 : seq;
-      return last >= seq;
+      this.nextSeq = seq + 1;
+      return true;
     } catch {
       return 'unknown';
     }
   }
 
   /**
-   * Learns whether an append whose outcome was unknown landed, so the next one gets the right number.
-   * @throws ConversationUnavailableError (`stored: false`: the call waiting on this sent nothing) when the
-   * conversation cannot be asked before the deadline; the doubt stays for the next call.
+   * Settles an append whose outcome was unknown before the next one is numbered, by sending it again (same update
+   * id, number and input): the server answers for the pending update, or takes it again if it dropped it, and the
+   * workflow stores it once either way. Asking the workflow instead cannot tell "not landed" from "not landed yet".
+   * @throws ConversationUpdateError when the workflow refuses it (its number is then free again), for the call waiting
+   *   on it, which sent nothing; ConversationUnavailableError (`stored: false`, for the same reason) when it cannot
+   *   be settled before the deadline; the doubt stays for the next call.
    */
-  private async resolveDoubt(seq: number): Promise<void> {
-    let last: number;
+  private async resolveDoubt(doubt: PendingAppend, deadline: number): Promise<void> {
     try {
-      last = await this.retrying(() => this.handle().query(writerSeqQuery, this.writerId));
+      await this.attempt(doubt, deadline);
     } catch (err) {
-      if (!isTransient(err)) throw err;
-      throw this.unavailable(err, ` (learning whether append ${seq} landed)`, false);
+      if (err instanceof ConversationUnavailableError) {
+        throw this.unavailable(err.cause ?? err, ` (settling append ${doubt.seq}, whose outcome was unknown)`, false);
+      }
+      if (err instanceof ConversationUpdateError) return; // refused: nothing stored, its number is free (attempt)
+      throw err;
     }
-    this.nextSeq = last >= seq ? seq + 1 : seq;
-    this.inDoubt = undefined;
   }
+}
+
+/** An append as sent: re-sent as is (update id, number, input) while its outcome is in doubt. */
+interface PendingAppend {
+  seq: number;
+  /** The update's name and messages, to know the same call when it is made again. */
+  call: string;
+  update: typeof prepareUpdate;
+  input: AppendInput;
+  updateId: string;
 }

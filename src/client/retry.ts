@@ -13,9 +13,35 @@ const TRANSIENT_MESSAGES = /workflow task in failed state|context deadline excee
 const QUERY_FAILED = /^failed to query workflow/i;
 /** gRPC codes that no retry changes: INVALID_ARGUMENT, NOT_FOUND, PERMISSION_DENIED, UNIMPLEMENTED, UNAUTHENTICATED. */
 const PERMANENT_CODES = new Set([3, 5, 7, 12, 16]);
+/**
+ * FAILED_PRECONDITION with a `WorkflowNotReadyFailure`: the workflow task that carried the update failed (say, the
+ * SDK completed it with a protocol message the server refused) and the server dropped the update, so the update never
+ * ran; sent again it is delivered to the next task.
+ */
+const FAILED_PRECONDITION = 9;
+const UPDATE_DROPPED = /unexpected workflow task failure/i;
+const NOT_READY_DETAIL = 'WorkflowNotReadyFailure';
+
+/** @returns true when `e` is the server's answer for an update it dropped after a failed workflow task. */
+function isDroppedUpdate(e: Error): boolean {
+  if ((e as { code?: unknown }).code !== FAILED_PRECONDITION) return false;
+  if (UPDATE_DROPPED.test(e.message)) return true;
+  const metadata = (e as { metadata?: { get?: (key: string) => unknown[] } }).metadata;
+  const details = metadata?.get?.('grpc-status-details-bin')?.[0];
+  return Buffer.isBuffer(details) && details.includes(NOT_READY_DETAIL);
+}
+
+/**
+ * An answer the client itself knows to be transient: the server no longer holds an update it had been sent (sending
+ * it again is safe), or an append whose outcome the client needs is still running in the workflow.
+ */
+export class TryAgain extends Error {
+  override readonly name = 'TryAgain';
+}
 
 /** @returns true for a server answer worth retrying with the same writer sequence. */
 export function isTransient(err: unknown): boolean {
+  if (err instanceof TryAgain) return true;
   // An update that ran and failed is final, except OutOfOrder (an earlier append of this writer is still on its way).
   if (err instanceof WorkflowUpdateFailedError) {
     return err.cause instanceof ApplicationFailure && err.cause.type === 'OutOfOrder';
@@ -26,6 +52,7 @@ export function isTransient(err: unknown): boolean {
     return !(typeof code === 'number' && PERMANENT_CODES.has(code));
   }
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    if (isDroppedUpdate(e)) return true;
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'number' && TRANSIENT_CODES.has(code)) return true;
     if (TRANSIENT_MESSAGES.test(e.message)) return true;
@@ -35,7 +62,10 @@ export function isTransient(err: unknown): boolean {
 
 /** Back-off between attempts. */
 export interface RetryOptions {
-  /** Give up (rethrow the last error) once this much time has passed since the first attempt. */
+  /**
+   * Give up (rethrow the last error) once this much time has passed since the first attempt; an attempt is made even
+   * when it is 0 or less (bounded by `bounded`, it then ends at once).
+   */
   deadlineMs: number;
   /** @default 100 */
   initialDelayMs?: number;

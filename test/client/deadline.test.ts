@@ -7,10 +7,22 @@ import { ConversationUnavailableError } from '../../src/client/errors';
 import { startOpenAIServer } from '../support/openai-server';
 import { TEST_CHAT_PROFILE, testProfiles } from '../support/profiles';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnWorkerSlot, writeWorkflowBundle, type WorkerSlot } from '../support/crash';
+import { sharedTestEnv } from '../support/temporal';
 
 const user = (i: number) => ({
   role: 'user',
   content: `Request ${i}: ` + `please check the shipping status of order ${1000 + i} and report back. `.repeat(18),
+});
+
+const reply = (i: number) => ({ role: 'assistant', content: `Done with step ${i}.` });
+/** About 1 700 tokens: five of them pass the trigger of an 8 000-token budget. */
+const big = (i: number) => ({
+  role: 'user',
+  content: `Log ${i}: ` + `step ${i} copied file a${i} to b${i}. `.repeat(240),
 });
 
 describe('the client retry deadline', function () {
@@ -61,6 +73,63 @@ describe('the client retry deadline', function () {
         { profiles: testProfiles(server.baseURL), summarize: { env: { DC_TEST_KEY: 'sk-deadline' } } }
       );
     } finally {
+      await server.close();
+    }
+  });
+
+  it('ends a call by one deadline even when it first waits to learn whether an earlier append landed', async function () {
+    this.timeout(180_000);
+    // The earlier append's outcome is unknown (no worker), so the next call first asks the writer sequence; a worker
+    // (its own process, started with the call: a few seconds on a busy machine) answers that, and then the call's
+    // own update waits on a 60 s blocking fold. Each step used to get a deadline of its own (issue 22: a call blocked
+    // 398 s with a 120 s deadline).
+    const server = await startOpenAIServer({ lifetimeMs: 180_000, fallback: () => ({ kind: 'slow', ms: 60_000 }) });
+    const env = await sharedTestEnv();
+    const dir = mkdtempSync(join(tmpdir(), 'dc-doubt-'));
+    const taskQueue = `deadline-doubt-${process.pid}-${Date.now()}`;
+    // Long enough for a worker process to start and answer on a busy machine (over 10 s at a load of 20).
+    const deadlineMs = 30_000;
+    const conv = new ConversationClient({
+      client: env.client,
+      conversationId: uniqueConversationId('deadline-doubt'),
+      taskQueue,
+      retryDeadlineMs: deadlineMs,
+      settings: { budget: 8000, foldMode: 'blocking', summarizer: { profile: TEST_CHAT_PROFILE } },
+    });
+    const workerEnv = {
+      TEMPORAL_ADDRESS: env.address,
+      TASK_QUEUE: taskQueue,
+      ARCHIVE_DRIVER: 'sqlite',
+      ARCHIVE_PATH: join(dir, 'archive.sqlite'),
+      WORKFLOW_BUNDLE: await writeWorkflowBundle(dir),
+      SUMMARIZER_BASE_URL: server.baseURL,
+      DC_TEST_KEY: 'sk-deadline',
+    };
+    let worker: WorkerSlot | undefined;
+    try {
+      const first = await conv.prepare([user(1)], { output: reply(0) }).catch((err: unknown) => err);
+      assert.ok(first instanceof ConversationUnavailableError, `no worker: ${String(first)}`);
+      assert.equal(first.stored, 'unknown');
+      const t0 = performance.now();
+      const rounds = [2, 3, 4, 5, 6].flatMap((i) => [big(i), reply(i)]);
+      const second = conv.prepare(rounds.slice(0, -1), { output: reply(1) }).then(
+        (prepared) =>
+          `answered: ${prepared.decision} (${prepared.messages.length} messages, ${prepared.tokens} tokens)`,
+        (err: unknown) => err
+      );
+      worker = spawnWorkerSlot(workerEnv);
+      const caught = await second;
+      const elapsed = performance.now() - t0;
+      assert.ok(caught instanceof ConversationUnavailableError, `ended unavailable: ${String(caught)}`);
+      assert.ok(
+        elapsed < deadlineMs + 3000,
+        `ended within its deadline and the 3 s margin, not after a second deadline (${Math.round(elapsed)} ms)`
+      );
+      // Where it stopped depends on how fast the worker came up (learning the doubt, or waiting on the fold); the
+      // deadline holds either way, and the worker was up in time to say whether the call was stored.
+      assert.notEqual(caught.stored, 'unknown', caught.message);
+    } finally {
+      worker?.child.kill('SIGKILL');
       await server.close();
     }
   });

@@ -1,26 +1,28 @@
 /**
  * Crash trials: several corpus conversations driven through `ConversationClient` (one writer each) against a worker
- * process that is SIGKILLed every 1–6 s and restarted, with a slow model summarizer (the local OpenAI-compatible
- * server answering after 0.5–3 s). Afterwards every conversation is checked: the archive holds everything sent,
- * exactly once, in order; the live context equals the client's; fold records are strictly increasing and identical
- * in state and archive; no WorkflowTaskFailed event; no error reached a caller; every conversation answers.
+ * process that is SIGKILLed 1–6 s after it polls (and now and then 1–2 s after the previous kill, while the restarted
+ * worker is still starting or replaying) and restarted, with a slow model summarizer (the local OpenAI-compatible server answering
+ * after 0.5–3 s) and short runs (each conversation continues as new every 30–60 updates). Afterwards every
+ * conversation is checked: the archive holds everything sent, exactly once, in order; the live context equals the
+ * client's; fold records are strictly increasing and identical in state and archive; no summarize activity is left
+ * pending once the conversation answered and its fold finished; no WorkflowTaskFailed event in any run (histories
+ * holding one are saved for replay); no error reached a caller; every conversation answers.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { temporal } from '@temporalio/proto';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { SqliteArchive } from '../../src/archive/sqlite-archive';
 import { ConversationClient } from '../../src/client/conversation-client';
 import { ConversationUnavailableError } from '../../src/client/errors';
-import { workflowInterceptorModules } from '../../src/workflows/interceptor-modules';
 import { corpusConversations } from './corpus';
 import { uniqueConversationId } from './conversation';
-import { workflowTaskFailuresInEveryRun } from './history';
+import { workflowTaskFailures } from './history';
 import { startOpenAIServer } from './openai-server';
+import { spawnWorkerSlot, writeWorkflowBundle, type WorkerSlot } from './crash';
 import { TEST_CHAT_PROFILE } from './profiles';
 import { mulberry32 } from './rng';
 import { sharedTestEnv } from './temporal';
@@ -29,9 +31,9 @@ import { sharedTestEnv } from './temporal';
 export interface CrashTrialOptions {
   /** Stop after this many kills. */
   kills: number;
-  /** Conversations driven at the same time. @default 3 */
+  /** Conversations driven at the same time. @default 8 */
   concurrent?: number;
-  /** @default 1 */
+  /** Drives the kill schedule, the summarizer's delays, each conversation's run length and the corpus order. @default 1 */
   seed?: number;
   /**
    * Worker processes polling the task queue; each kill hits one of them at random and restarts it. With 1, every
@@ -40,10 +42,18 @@ export interface CrashTrialOptions {
    */
   workers?: number;
   /**
-   * `limits.maxUpdatesPerRun` of each conversation: a fresh worker replays at most this many updates of a run before
-   * it can answer (the recovery cost of a kill). @default the product's default
+   * `limits.maxUpdatesPerRun` of each conversation, or a range `[min, max]` each conversation draws its own from: a
+   * fresh worker replays at most this many updates of a run before it can answer (the recovery cost of a kill).
+   * @default [30, 60]
    */
-  maxUpdatesPerRun?: number;
+  maxUpdatesPerRun?: number | readonly [number, number];
+  /**
+   * Share of kills aimed at a restarted worker while it starts (1–2 s after the previous kill, before it polls or while
+   * it replays); the others come 1–6 s after the worker is polling. @default 0.2
+   */
+  startupKillShare?: number;
+  /** Where histories holding a WorkflowTaskFailed event are written (JSON, for `Worker.runReplayHistory`). @default the trial's temporary directory */
+  keepFailedHistoriesIn?: string;
   /**
    * The conversations' workflow task timeout: how long the server waits for a task a killed worker had started. Short
    * recovers sooner; too short for a fresh worker's replay on a busy machine and the task times out again and again.
@@ -57,8 +67,13 @@ export interface CrashTrialOptions {
 
 /** The trial's figures (`line` is the one-line summary the README quotes). */
 export interface CrashTrialResult {
+  seed: number;
   kills: number;
   killsDuringFold: number;
+  /** Kills that hit a worker process before it was polling (spawned, loading, connecting). */
+  killsDuringStartup: number;
+  /** Kills while some conversation's first call (its update-with-start) was in flight. */
+  killsDuringConversationStart: number;
   conversations: number;
   messages: number;
   lost: number;
@@ -70,7 +85,14 @@ export interface CrashTrialResult {
   uncertain: number;
   uncertainStored: number;
   doubleFolds: number;
+  /**
+   * Conversations left with a summarize activity pending after they answered and their fold finished (a summary
+   * scheduled that no fold record or later prepare took up).
+   */
+  strandedFolds: number;
   taskFailures: number;
+  /** Each WorkflowTaskFailed event: `workflowId runId: cause message`, and where its history was saved. */
+  taskFailureSamples: string[];
   /** Errors a call handed to the caller (each one, including those the caller then got past by calling again). */
   clientErrors: number;
   /** Calls that failed even after the caller made them again as documented. */
@@ -96,31 +118,23 @@ export interface CrashTrialResult {
   line: string;
 }
 
-const root = resolve(__dirname, '..', '..');
-
 /** How often a trial's caller makes a call that ended unavailable (the first time and twice again). */
 const CALLER_TRIES = 3;
-
-function startWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'test/support/worker-process.ts'], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  return new Promise((ready, reject) => {
-    child.once('exit', (code) => reject(new Error(`worker exited early with ${code}`)));
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('worker ready')) ready(child);
-    });
-  });
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** @returns the trial's figures; throws only when the harness itself fails. */
 export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashTrialResult> {
   const log = options.log ?? (() => undefined);
-  const random = mulberry32(options.seed ?? 1);
+  const seed = options.seed ?? 1;
+  const random = mulberry32(seed);
+  // The lanes draw from their own stream, so the kill schedule of a seed does not depend on how fast calls go.
+  const laneRandom = mulberry32(seed * 7919 + 1);
+  const runLength = options.maxUpdatesPerRun ?? ([30, 60] as const);
+  const drawRunLength = (): number =>
+    typeof runLength === 'number'
+      ? runLength
+      : runLength[0] + Math.floor(laneRandom() * (runLength[1] - runLength[0] + 1));
   const env = await sharedTestEnv();
   const server = await startOpenAIServer({
     lifetimeMs: 24 * 3600_000,
@@ -131,13 +145,7 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
     }),
   });
   const dir = mkdtempSync(join(tmpdir(), 'dc-trials-'));
-  const bundle = await bundleWorkflowCode({
-    workflowsPath: require.resolve('../../src/workflows'),
-    workflowInterceptorModules,
-    logger: quiet,
-  });
-  const bundlePath = join(dir, 'workflows.js');
-  writeFileSync(bundlePath, bundle.code);
+  const bundlePath = await writeWorkflowBundle(dir);
   const taskQueue = `trials-${process.pid}-${Date.now()}`;
   const workerEnv = {
     TEMPORAL_ADDRESS: env.address,
@@ -156,30 +164,52 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
   type Attempt = { message: unknown; stored: true | false | 'unknown' };
   const driven: { id: string; conv: ConversationClient; attempts: Attempt[]; last: unknown[] | undefined }[] = [];
   const errors: string[] = [];
-  const workers: ChildProcess[] = [];
-  for (let i = 0; i < (options.workers ?? 1); i++) workers.push(await startWorker(workerEnv));
+  const workers: WorkerSlot[] = [];
+  for (let i = 0; i < (options.workers ?? 1); i++) {
+    const slot = spawnWorkerSlot(workerEnv, { stderr: 'ignore' });
+    await slot.ready;
+    workers.push(slot);
+  }
   let kills = 0;
   const killedAt: number[] = [];
   let killsDuringFold = 0;
+  let killsDuringStartup = 0;
+  let killsDuringConversationStart = 0;
+  let startsInFlight = 0;
   const restarts: number[] = [];
   let stop = false;
   const killer = (async () => {
+    let lastKill = Date.now();
     while (kills < options.kills) {
-      await sleep(1000 + random() * 5000);
+      if (random() < (options.startupKillShare ?? 0.2)) {
+        // A crash loop: the restarted worker dies again while it loads, connects or replays.
+        await sleep(Math.max(0, lastKill + 1000 + random() * 1000 - Date.now()));
+      } else {
+        await Promise.all(workers.map((w) => w.ready.catch(() => undefined)));
+        await sleep(1000 + random() * 5000);
+      }
       if (server.inFlight() > 0) killsDuringFold++;
+      if (startsInFlight > 0) killsDuringConversationStart++;
       const victim = workers.length === 1 ? 0 : Math.floor(random() * workers.length);
-      const worker = workers[victim]!;
-      worker.kill('SIGKILL');
-      await new Promise((r) => worker.once('exit', r));
+      const slot = workers[victim]!;
+      if (slot.readyAt === undefined) killsDuringStartup++;
+      else restarts.push(slot.readyAt - slot.spawnedAt);
+      const exited = new Promise((r) => slot.child.once('exit', r));
+      slot.child.kill('SIGKILL');
+      await exited;
       kills++;
-      killedAt.push(Date.now());
-      const down = Date.now();
-      workers[victim] = await startWorker(workerEnv);
-      restarts.push(Date.now() - down);
+      lastKill = Date.now();
+      killedAt.push(lastKill);
+      workers[victim] = spawnWorkerSlot(workerEnv, { stderr: 'ignore' });
       log(
-        `kill ${kills}: restarted in ${((Date.now() - down) / 1000).toFixed(1)} s; ` +
+        `kill ${kills}${slot.readyAt === undefined ? ' (during startup)' : ''}: ` +
           `${driven.reduce((n, d) => n + d.attempts.length, 0)} messages so far, ${errors.length} errors`
       );
+    }
+    // The checks below need a polling worker; a restart that fails here is the harness's failure.
+    for (const slot of workers) {
+      await slot.ready;
+      restarts.push(slot.readyAt! - slot.spawnedAt);
     }
     stop = true;
   })();
@@ -245,10 +275,11 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
       maxBlockedMs = Math.max(maxBlockedMs, blocked);
     }
   };
-  let next = 0;
+  let next = Math.floor(laneRandom() * corpus.length);
   const lane = async (): Promise<void> => {
     while (!stop) {
       const source = corpus[next++ % corpus.length]!;
+      const maxUpdatesPerRun = drawRunLength();
       const id = uniqueConversationId(`trial-${source.name.slice(0, 40)}`);
       const conv = new ConversationClient({
         client: env.client,
@@ -263,20 +294,24 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
         limits: {
           summarizeHeartbeatTimeoutMs: 4000,
           summarizeHeartbeatIntervalMs: 1000,
-          ...(options.maxUpdatesPerRun ? { maxUpdatesPerRun: options.maxUpdatesPerRun } : {}),
+          maxUpdatesPerRun,
         },
       });
       const entry = { id, conv, attempts: [] as Attempt[], last: undefined as unknown[] | undefined };
       driven.push(entry);
       let pending: unknown[] = [];
+      let first = true;
       for (const message of source.messages) {
         if (stop) break;
         if (message.role === 'assistant') {
           const batch = pending;
+          if (first) startsInFlight++;
           const prepared = await timed(conv, 'prepare', () => conv.prepare(batch), {
             attempts: entry.attempts,
             messages: batch,
           });
+          if (first) startsInFlight--;
+          first = false;
           if (prepared) entry.last = prepared.messages;
           pending = [];
           await timed(conv, 'record', () => conv.record(message), { attempts: entry.attempts, messages: [message] });
@@ -284,7 +319,7 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
       }
     }
   };
-  await Promise.all([...Array.from({ length: options.concurrent ?? 3 }, lane), killer]);
+  await Promise.all([...Array.from({ length: options.concurrent ?? 8 }, lane), killer]);
 
   // Checks, with the last worker still running.
   const archive = SqliteArchive.open({ path: join(dir, 'archive.sqlite') });
@@ -293,7 +328,10 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
   let uncertain = 0;
   let uncertainStored = 0;
   let doubleFolds = 0;
+  let strandedFolds = 0;
   let taskFailures = 0;
+  const taskFailureSamples: string[] = [];
+  const keep = options.keepFailedHistoriesIn ?? dir;
   let messages = 0;
   const mismatches: string[] = [];
   for (const { id, conv, attempts } of driven) {
@@ -315,7 +353,6 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
       if (!isDeepStrictEqual(same, f)) mismatches.push(`${id}: fold ${f.number} differs between state and archive`);
     }
     const handle = env.client.workflow.getHandle(conv.workflowId);
-    taskFailures += await workflowTaskFailuresInEveryRun(handle);
     const answered = await timed(conv, 'final prepare', () =>
       conv.prepare([{ role: 'user', content: 'still there?' }])
     );
@@ -326,24 +363,39 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
       if (!isDeepStrictEqual(sendable.messages, answered.messages)) {
         mismatches.push(`${id}: live context and client mirror disagree`);
       }
+      // Once the fold in flight (if any) is done and taken up, no summarize may stay scheduled.
+      await timed(conv, 'wait for fold', () => conv.waitForFold({ timeoutMs: 20_000 }));
+      await timed(conv, 'final prepare', () => conv.prepare([]));
+      const pendingActivities = (await handle.describe()).raw.pendingActivities ?? [];
+      if (pendingActivities.length > 0) {
+        strandedFolds++;
+        mismatches.push(`${id}: ${pendingActivities.length} activity still pending after the fold finished`);
+      }
     }
+    const failures = await taskFailuresInEveryRun(env.client, conv.workflowId, keep);
+    taskFailures += failures.length;
+    taskFailureSamples.push(...failures);
   }
   const slowCallTimelines: string[] = [];
   for (const call of [...slowCalls].sort((a, b) => b.ms - a.ms).slice(0, 3)) {
     slowCallTimelines.push(await timeline(env.client, call, killedAt));
   }
-  for (const worker of workers) worker.kill('SIGKILL');
+  for (const worker of workers) worker.child.kill('SIGKILL');
   await archive.close();
   await server.close();
   const sorted = [...durations].sort((a, b) => a - b);
   const percentile = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
   const line =
-    `${workers.length > 1 ? `workers ${workers.length}, ` : ''}kills ${kills} (during fold ${killsDuringFold}), conversations ${driven.length}, messages ${messages}, ` +
-    `lost ${lost}, duplicated ${duplicated}, double folds ${doubleFolds}, task failures ${taskFailures}, ` +
+    `seed ${seed}, ${workers.length > 1 ? `workers ${workers.length}, ` : ''}kills ${kills} (during fold ${killsDuringFold}, ` +
+    `worker startup ${killsDuringStartup}, conversation start ${killsDuringConversationStart}), conversations ${driven.length}, messages ${messages}, ` +
+    `lost ${lost}, duplicated ${duplicated}, double folds ${doubleFolds}, stranded folds ${strandedFolds}, task failures ${taskFailures}, ` +
     `client errors ${errors.length} (calls failed after calling again: ${failedCalls}), max blocked ${(maxBlockedMs / 1000).toFixed(1)} s`;
   return {
+    seed,
     kills,
     killsDuringFold,
+    killsDuringStartup,
+    killsDuringConversationStart,
     conversations: driven.length,
     messages,
     lost,
@@ -351,7 +403,9 @@ export async function runCrashTrials(options: CrashTrialOptions): Promise<CrashT
     uncertain,
     uncertainStored,
     doubleFolds,
+    strandedFolds,
     taskFailures,
+    taskFailureSamples,
     clientErrors: errors.length,
     failedCalls,
     clientErrorSamples: errors.slice(0, 5),
@@ -413,6 +467,35 @@ export function checkArchive(
   return out;
 }
 
+/**
+ * Reads every run of a workflow id (its runs continue as new) for WorkflowTaskFailed events and writes each run that
+ * holds one to `dir` as history JSON, for `Worker.runReplayHistory`.
+ * @returns one line per failed task: workflow id, run id, cause and message, and the saved file.
+ */
+async function taskFailuresInEveryRun(client: Client, workflowId: string, dir: string): Promise<string[]> {
+  const handle = client.workflow.getHandle(workflowId);
+  const runIds = new Set<string>([(await handle.describe()).runId]);
+  for await (const run of client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) runIds.add(run.runId);
+  const found: string[] = [];
+  for (const runId of runIds) {
+    const run = client.workflow.getHandle(workflowId, runId);
+    if ((await workflowTaskFailures(run)) === 0) continue;
+    const history = await run.fetchHistory();
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, `${workflowId}-${runId}.json`);
+    writeFileSync(file, historyToJSON(history));
+    for (const e of history.events ?? []) {
+      const failed = e.workflowTaskFailedEventAttributes;
+      if (!failed) continue;
+      const cause = temporal.api.enums.v1.WorkflowTaskFailedCause[failed.cause ?? 0] ?? String(failed.cause);
+      found.push(
+        `${workflowId} ${runId} event ${String(e.eventId)}: ${cause}: ${failed.failure?.message ?? ''} (${file})`
+      );
+    }
+  }
+  return found;
+}
+
 /** @returns one slow call as a line: `+s kill`, `+s EventName` for the kills and history events while it waited. */
 async function timeline(
   client: Client,
@@ -436,5 +519,3 @@ async function timeline(
   marks.sort((a, b) => a.ms - b.ms);
   return `${call.what} on ${call.workflowId}, ${(call.ms / 1000).toFixed(1)} s: ${marks.map((m) => m.text).join(', ')}`;
 }
-
-const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} };

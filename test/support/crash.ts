@@ -1,30 +1,76 @@
 /** Worker processes a test can kill with SIGKILL, and a polling wait, for crash tests. */
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { workflowInterceptorModules } from '../../src/workflows/interceptor-modules';
+import { bundleWorkflowCode } from '@temporalio/worker';
 import { SqliteArchive } from '../../src/archive/sqlite-archive';
 import type { ConversationClient } from '../../src/client/conversation-client';
 import { conversationWorkflowId } from '../../src/contract/definitions';
 
 const root = resolve(__dirname, '..', '..');
 
+/** A worker process: `ready` resolves once it polls, rejects if it exits first (say, killed while it starts). */
+export interface WorkerSlot {
+  child: ChildProcess;
+  spawnedAt: number;
+  readyAt: number | undefined;
+  ready: Promise<void>;
+}
+
+/**
+ * Spawns `test/support/worker-process.ts` in its own process with `env` added to this process's environment.
+ * @param opts.stderr where the worker's stderr goes. @default 'inherit'
+ * @returns at once: the child, and when it polls.
+ */
+export function spawnWorkerSlot(env: Record<string, string>, opts: { stderr?: 'inherit' | 'ignore' } = {}): WorkerSlot {
+  const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'test/support/worker-process.ts'], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', opts.stderr ?? 'inherit'],
+  });
+  const slot: WorkerSlot = { child, spawnedAt: Date.now(), readyAt: undefined, ready: Promise.resolve() };
+  slot.ready = new Promise((ready, reject) => {
+    child.once('exit', (code, signal) => reject(new Error(`worker exited early with ${code ?? signal}`)));
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (slot.readyAt === undefined && chunk.toString().includes('worker ready')) {
+        slot.readyAt = Date.now();
+        ready();
+      }
+    });
+  });
+  slot.ready.catch(() => undefined);
+  return slot;
+}
+
 /**
  * Starts `test/support/worker-process.ts` in its own process with `env` added to this process's environment.
  * @returns the child once it polls its task queue.
  */
-export function startWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'test/support/worker-process.ts'], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolveReady, reject) => {
-    child.once('exit', (code) => reject(new Error(`worker exited early with ${code}`)));
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('worker ready')) resolveReady(child);
-    });
-  });
+export async function startWorker(env: Record<string, string>): Promise<ChildProcess> {
+  const slot = spawnWorkerSlot(env);
+  await slot.ready;
+  return slot.child;
 }
+
+/**
+ * Bundles the workflows into `dir/workflows.js`, for the workers' `WORKFLOW_BUNDLE`: a restarted worker then polls
+ * within a second or two instead of bundling again.
+ * @returns the bundle's path.
+ */
+export async function writeWorkflowBundle(dir: string): Promise<string> {
+  const bundle = await bundleWorkflowCode({
+    workflowsPath: require.resolve('../../src/workflows'),
+    workflowInterceptorModules,
+    logger: quiet,
+  });
+  const path = join(dir, 'workflows.js');
+  writeFileSync(path, bundle.code);
+  return path;
+}
+
+const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} };
 
 /** Kills a worker process with SIGKILL and waits until it is gone. */
 export async function killWorker(worker: ChildProcess): Promise<void> {
