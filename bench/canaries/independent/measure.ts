@@ -101,10 +101,11 @@ export function holds(texts: readonly string[], p: PlantedFact): boolean {
 }
 
 /**
- * Whether the context states an update's replaced value in a message the method wrote (a summary, a checklist):
- * messages of the session still verbatim in the context are history, not a stale statement.
+ * Whether the context states an update's replaced value in a message the method wrote (a summary, a checklist),
+ * counted only once both the first statement and the later one have left the context: until the later one is folded,
+ * the method has not seen the update (and the context still says it verbatim).
  *
- * @returns `undefined` when the message that first stated the value is still verbatim in the context (not eligible)
+ * @returns `undefined` when the first or the later statement is still verbatim in the context (not eligible)
  */
 export function statesStale(
   context: readonly Message[],
@@ -112,8 +113,10 @@ export function statesStale(
   session: readonly Message[]
 ): boolean | undefined {
   if (!p.update) return undefined;
+  const inContext = new Set(context.map((m) => JSON.stringify(m)));
+  if (inContext.has(JSON.stringify(session[p.update.firstAt])) || inContext.has(JSON.stringify(session[p.at])))
+    return undefined;
   const original = new Set(session.map((m) => JSON.stringify(m)));
-  if (context.some((m) => JSON.stringify(m) === JSON.stringify(session[p.update!.firstAt]))) return undefined;
   const values = p.update.oldValue.map(bounded);
   return context.some((m) => !original.has(JSON.stringify(m)) && values.some((v) => v.test(messageText(m))));
 }

@@ -32,10 +32,13 @@ export interface ExtractOptions {
 const REMINDER = /<system-reminder>([\s\S]*?)<\/system-reminder>/g;
 // Kinds that long pasted text contributes: what binds the agent, not every fact in a document.
 const FROM_LONG_TEXT: ReadonlySet<EntryKind> = new Set(['rule', 'constraint', 'preference', 'decision']);
+const CONTINUED: ReadonlySet<EntryKind> = new Set(['rule', 'constraint', 'preference', 'goal']);
+const CONTINUATION = /^(?:no|not|never|nor|even|only|except|unless|including|especially|also)\b/i;
 // The assistant taking on a rule, a limit or a preference of the user ("Noted. I won't force-push", "Going forward I'll
-// cite the source"): what it commits to binds it like the user's own words.
+// cite the source"): what it commits to binds it like the user's own words. A bare "I'll …" is how an agent narrates
+// its next step, not a commitment.
 const COMMITS =
-  /\b(?:i['’]ll|i will|i won['’]t|i will not|going forward|from now on|per your|you said|you asked|you mentioned|you prefer|as you|noted|understood|got it|ground rules|the rule)\b/i;
+  /\b(?:i won['’]t|i will not|going forward|from now on|per your|you said|you asked|you mentioned|you prefer|as you|noted|understood|got it|ground rules|the rule)\b/i;
 // The assistant restating the aim ("The task I'm working on is …", "Current objective: …"), not every mention of a task.
 const AIM =
   /\b(?:the|our|current|main) (?:goal|objective|task|aim)\b[^.]*?\b(?:is|was|now)\b|^(?:goal|objective|aim|current objective)\s*:|what we['’]re after/i;
@@ -45,12 +48,17 @@ const HAS_VALUE = /\d|[/@_#]|`[^`]+`/;
 const OBSERVATION_CHARS = 300;
 const BOUND_KINDS: ReadonlySet<EntryKind> = new Set(['rule', 'constraint', 'preference', 'goal', 'decision']);
 
-/** The kind of an assistant statement: what it commits to, decides or aims at, or what it found. */
+/**
+ * The kind of an assistant statement: what it commits to, decides or aims at, or what it found. Narration of its next
+ * step ("Let me read the file") is none of these, but a commitment is kept however it opens ("I'll keep using …").
+ */
 function assistantKind(s: string): EntryKind | undefined {
-  if (COMMITS.test(s)) {
+  if (COMMITS.test(s) && s.split(/\s+/).length >= 4) {
+    // What the agent holds itself to is a rule unless its wording makes it a limit, a preference, a goal, a decision.
     const k = classifyStatement(s, true);
-    if (k && BOUND_KINDS.has(k)) return k;
+    return k && BOUND_KINDS.has(k) ? k : 'rule';
   }
+  if (NARRATION.test(s)) return undefined;
   if (classifyStatement(s, false) === 'decision') return 'decision';
   if (AIM.test(s)) return 'goal';
   return HAS_VALUE.test(s) ? 'observation' : undefined;
@@ -73,9 +81,16 @@ function statementsOf(text: string, seq: number | null, o: { shortText: number; 
   if (!bare) return [];
   const long = bare.length > o.shortText || /^\s*</.test(text);
   const out: LedgerEntry[] = [];
+  let previous: EntryKind | undefined;
   for (const s of splitStatements(bare)) {
     if (s.length > o.maxStatement) continue;
-    const kind = classifyStatement(s, true);
+    // A statement with no wording of its own that opens like a rider ("No …", "Even …", "Except …") right after a
+    // rule, a limit, a preference or a goal goes on with it ("We can only refund to the original payment method. No
+    // store credit, no gift cards.").
+    const own = classifyStatement(s, true);
+    const goesOn = own === 'said' && previous && CONTINUED.has(previous) && CONTINUATION.test(s);
+    const kind = goesOn ? previous! : own;
+    previous = kind;
     if (!kind || (long && !FROM_LONG_TEXT.has(kind))) continue;
     // "Thanks.", "Hmm, okay.": a few words with no value say nothing to carry.
     if (kind === 'said' && s.split(/\s+/).length < 4 && !/[\d@/_]/.test(s)) continue;
@@ -123,7 +138,7 @@ export function extractLedger(items: readonly Item[], options: ExtractOptions = 
     } else if (item.role === 'assistant') {
       if (prose.trim()) lastAssistantProse = pos;
       for (const s of splitStatements(prose)) {
-        const kind = s.length <= o.maxStatement && !NARRATION.test(s) ? assistantKind(s) : undefined;
+        const kind = s.length <= o.maxStatement ? assistantKind(s) : undefined;
         if (kind) entries.push({ kind, text: s, seq });
       }
     } else if ((item.role === 'tool' || item.role === 'activity') && item.answers) {
@@ -133,9 +148,13 @@ export function extractLedger(items: readonly Item[], options: ExtractOptions = 
       if (line) errors.set(key, { kind: 'error', text: `${key} → ${line}`, seq });
       else errors.delete(key);
       const seen = oneLine(prose.replace(/<\/?[a-z][\w-]*(?:\s[^>]*)?>/gi, ' '));
-      if (!line && seen.length >= 12 && seen.length <= OBSERVATION_CHARS && HAS_VALUE.test(seen)) {
-        entries.push({ kind: 'observation', text: `${key} → ${seen}`, seq });
-      }
+      // A policy or a limit a tool showed ("Agents must verify …", "Limit: 24.0 in region …") binds like a rule;
+      // another short result is kept as what was seen when it holds a value.
+      const own =
+        !line && seen.length >= 12 && seen.length <= OBSERVATION_CHARS ? classifyStatement(seen, true) : undefined;
+      const kind =
+        own === 'rule' || own === 'constraint' ? own : own && HAS_VALUE.test(seen) ? 'observation' : undefined;
+      if (kind) entries.push({ kind, text: `${key} → ${seen}`, seq });
     }
     for (const call of item.calls) {
       const list = taskList(call.arguments);

@@ -20,20 +20,26 @@ function sameKind(a: EntryKind, b: EntryKind): boolean {
 
 /**
  * True when `newer` states a new value for what `older` was about: a comparable kind (the same, or both stated
- * values), most subject words of `older` (at least 60%, and two unless it has one) making at least a quarter of
- * those of `newer`, and a value of `older` that `newer` no longer has.
+ * values), at least half the subject words and names of `older` (two, unless it has two or fewer) making at least
+ * 15% of those of `newer`, and a value of `older` that `newer` no longer has.
  *
  * @returns whether `newer` replaces `older`
  */
 export function supersedes(newer: LedgerEntry, older: LedgerEntry): boolean {
   const updatable = (e: LedgerEntry): boolean => e.kind !== 'question' && e.kind !== 'error' && e.status === undefined;
   if (!updatable(newer) || !updatable(older) || !sameKind(newer.kind, older.kind)) return false;
-  const a = subjectWords(older.text);
-  const b = new Set(subjectWords(newer.text));
+  // A name both state is part of the subject ("Stay on Python 3.9" / "we can target Python 3.11 now").
+  const names = (t: string): string[] =>
+    statementValues(t)
+      .filter((v) => !/\d/.test(v))
+      .map((v) => v.toLowerCase());
+  const a = [...new Set([...subjectWords(older.text), ...names(older.text)])];
+  const b = new Set([...subjectWords(newer.text), ...names(newer.text)]);
   // Most of what the older statement was about, said again: a later statement is often longer ("Heads up, we failed
   // over last night — the production database host is now pg-replica-02 …").
   const common = a.filter((w) => b.has(w)).length;
-  if (common === 0 || common < Math.min(2, a.length) || common / a.length < 0.6 || common / b.size < 0.25) return false;
+  if (common < Math.max(1, Math.min(2, Math.ceil(a.length / 2))) || common / a.length < 0.5 || common / b.size < 0.15)
+    return false;
   const newValues = new Set(statementValues(newer.text).map((v) => v.toLowerCase()));
   const oldValues = statementValues(older.text).map((v) => v.toLowerCase());
   return newValues.size > 0 && oldValues.length > 0 && oldValues.some((v) => !newValues.has(v));

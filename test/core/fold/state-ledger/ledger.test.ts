@@ -75,6 +75,46 @@ describe('core/fold/state-ledger', () => {
       assert.ok(texts.includes('rule: The staging host is off limits.'));
     });
 
+    it('keeps what the assistant commits to or found, short tool results with a value, and riders of a rule', () => {
+      const l = extractLedger(
+        items([
+          { role: 'user', content: 'Sort out the refunds.' },
+          { role: 'user', content: 'We can only refund to the original card. No store credit, no gift cards.' },
+          {
+            role: 'assistant',
+            content:
+              "Noted. I won't force-push on shared branches. Let me read the file. The index on customer_id was dropped in migration 0042.",
+            tool_calls: [
+              { id: 'k', type: 'function', function: { name: 'Bash', arguments: '{"command":"kubectl get pods"}' } },
+            ],
+          },
+          { role: 'tool', tool_call_id: 'k', content: 'checkout-api-7d9f8c   1/1   Running   14   3d' },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              { id: 'p', type: 'function', function: { name: 'Read', arguments: '{"path":"policy.json"}' } },
+            ],
+          },
+          {
+            role: 'tool',
+            tool_call_id: 'p',
+            content: '{"body": "Agents must verify the last four digits of the card."}',
+          },
+        ]),
+        { seqs: [1, 2, 3, 4, 5, 6] }
+      );
+      const got = l.entries.map((e) => `${e.kind} #${e.seq}: ${e.text}`);
+      assert.deepEqual(got, [
+        'rule #2: We can only refund to the original card.',
+        'rule #2: No store credit, no gift cards.',
+        "rule #3: I won't force-push on shared branches.",
+        'observation #3: The index on customer_id was dropped in migration 0042.',
+        'observation #4: Bash(kubectl get pods) → checkout-api-7d9f8c 1/1 Running 14 3d',
+        'rule #6: Read(policy.json) → {"body": "Agents must verify the last four digits of the card."}',
+      ]);
+    });
+
     it('keeps the latest task list with statuses, and only errors no later clean run resolved', () => {
       const call = (id: string, name: string, args: object) => ({
         id,
@@ -139,6 +179,16 @@ describe('core/fold/state-ledger', () => {
       const p2: LedgerEntry = { kind: 'rule', text: '4 entries in the archive', seq: 4, pointer: true };
       assert.ok(!supersedes(p2, p1));
       // Within the family of stated values, wording decides the kind: a limit restated as a fact still replaces it.
+      const py = {
+        kind: 'constraint' as const,
+        text: 'Stay on Python 3.9 for compatibility with the cluster.',
+        seq: 7,
+      };
+      assert.ok(supersedes(fact('Good news, the cluster got upgraded, we can target Python 3.11 now.', 8), py));
+      const plotly = { kind: 'preference' as const, text: "I'd like the charts in Plotly.", seq: 9 };
+      const altair = "On reflection let's do the charts in Altair instead, it plays nicer with our notebooks.";
+      assert.ok(supersedes({ kind: 'said', text: altair, seq: 10 }, plotly));
+      assert.ok(!supersedes({ kind: 'said', text: 'The tables stay in Plotly for now.', seq: 11 }, plotly));
       const cap = { kind: 'constraint' as const, text: 'Keep the batch size under 200.', seq: 5 };
       assert.ok(supersedes(fact('The batch size is 350 now.', 6), cap));
     });
