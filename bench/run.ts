@@ -1,6 +1,6 @@
 /**
  * `npm run bench [name ...]`: runs the benchmarks (default: overhead, growth, scale, cost, workflow, in this order;
- * tokens, fold-latency, canaries and archive by name), each in its own process so one does not warm or load the
+ * tokens, fold-latency, canaries, canaries-independent and archive by name), each in its own process so one does not warm or load the
  * next, then writes bench/results/report.md with its SVG plots from the results.
  * `BENCH_QUICK=1` runs CI-sized versions (for checking the bench itself, not for numbers).
  */
@@ -25,6 +25,8 @@ const BENCHES: Record<string, { script: string; quick: Record<string, string>; b
   tokens: { script: 'tokens.ts', quick: {}, byNameOnly: true },
   'fold-latency': { script: 'fold-latency.ts', quick: {}, byNameOnly: true },
   canaries: { script: 'canaries.ts', quick: {}, byNameOnly: true },
+  // The independent fact set through the public `fold` command; BENCH_QUICK=1 is two short sessions (seconds).
+  'canaries-independent': { script: 'canaries-independent.ts', quick: {}, byNameOnly: true },
   // `scripts/bench.sh` starts a throwaway PostgreSQL for it.
   archive: { script: 'archive.ts', quick: {}, byNameOnly: true },
 };

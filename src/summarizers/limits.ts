@@ -36,15 +36,20 @@ export function ledgerCap(config: SummarizerConfig, budget: number, headroom: nu
   return Math.max(0, Math.min(cap, headroom));
 }
 
+/** The extractive summary's hard cap as a share of the budget (see {@link summaryCap}). */
+export const SUMMARY_BUDGET_SHARE = 0.4;
+
 /**
- * The hard cap of an extractive summary (task, state ledger and narrative): a quarter of the budget (so with the
- * identifier ledger it stays well inside the output limit of half the budget), at most 8192, and smaller than what
- * the fold replaces. It is never below 1: at a budget of 256 the summary degrades to fit 64 tokens.
+ * The hard cap of an extractive summary (task, state ledger and narrative): 40% of the budget (so with the identifier
+ * ledger, at most a twentieth, it stays inside the output limit of half the budget), at most 8192, and smaller than
+ * what the fold replaces. Only a ledger that needs it fills it: the narrative and what tools showed stop at the
+ * summary's usual size ({@link digestCap}), so the room past that goes to rules, goals, decisions, facts and
+ * preferences before any of them is shortened. It is never below 1.
  *
  * @returns the cap in tokens
  */
 export function summaryCap(budget: number, foldedTokens: number): number {
-  return Math.max(1, Math.min(Math.floor(budget / 4), SUMMARY_MAX_OUTPUT_TOKENS, foldedTokens - 2));
+  return Math.max(1, Math.min(Math.floor(budget * SUMMARY_BUDGET_SHARE), SUMMARY_MAX_OUTPUT_TOKENS, foldedTokens - 2));
 }
 
 /** The extractive summary's usual size as a share of the tokens it folds (see {@link digestCap}). */

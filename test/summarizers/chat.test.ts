@@ -62,7 +62,7 @@ describe('summarizers/chat over HTTP', () => {
       { kind: 'text', text: 'Fixed the crash in src/server/handler.ts for OPS-42.' },
       {
         kind: 'text',
-        text: 'Task: Please fix the crash in src/server/handler.ts (ticket OPS-42). Rule: never deploy on a Friday; error budget at most 120 failed requests a day. Decided to switch to blue-green deploys instead of rolling ones.',
+        text: 'Task: Please fix the crash in src/server/handler.ts (ticket OPS-42). The handler throws on every request; the throw was replaced with a 500 response. Rule: never deploy on a Friday; error budget at most 120 failed requests a day. Decided to switch to blue-green deploys instead of rolling ones.',
       }
     );
     const dropped = await summarizerFor(server, { mode: 'chat' })(chatRequest({ messages, seqs, budget: 4000 }));
@@ -73,7 +73,9 @@ describe('summarizers/chat over HTTP', () => {
     assert.match(text, /^- \[#44\] Never deploy on a Friday\.$/m);
     assert.match(text, /^- \[#44\] The error budget is at most 120 failed requests a day\.$/m);
     assert.match(text, /^- \[#45\] We decided to switch to blue-green deploys instead of rolling ones\.$/m);
-    assert.equal(dropped.stateLedger?.appended, 3);
+    // What the assistant found, with its value, is kept too (the least binding kind, last).
+    assert.match(text, /^- \[#43\] The handler throws on every request; I replaced the throw with a 500 response\.$/m);
+    assert.equal(dropped.stateLedger?.appended, 4);
     assert.equal(dropped.summaryTokens, testCounterFor().countText(text));
 
     const complete = await summarizerFor(server, { mode: 'chat' })(chatRequest({ messages, seqs, budget: 4000 }));

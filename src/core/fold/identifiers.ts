@@ -138,6 +138,19 @@ export function argumentText(args: string): string {
   return out.join('\n');
 }
 
+// How a summary cites the archive: `[#12]`, `[#12, next, pointer]`, `(→ #12)`, `archive #12–#40`, `archive #12`.
+const ARCHIVE_REF = /\[#\d+(?:, [a-z ]+)*\]|→ #\d+|\barchive #\d+(?:[–-]#\d+)?|\bin the archive: (?:(?:#\d+|\?) ?)+/g;
+
+/**
+ * A summary's text without its citations of the archive: archive sequence numbers are not identifiers of the
+ * conversation, and listing them would crowd out real ones.
+ *
+ * @returns the text with every archive citation blanked
+ */
+export function withoutArchiveRefs(text: string): string {
+  return text.replace(ARCHIVE_REF, ' ');
+}
+
 /** The texts of one item by source: prose to its role's source, each call's arguments to `toolArgs`. */
 export function sourceTexts(item: Item): { source: IdentifierSource; text: string }[] {
   const out: { source: IdentifierSource; text: string }[] = [];
@@ -146,8 +159,10 @@ export function sourceTexts(item: Item): { source: IdentifierSource; text: strin
       out.push({ source: 'user', text: item.text });
       break;
     case 'assistant':
-    case 'summary':
       out.push({ source: 'assistant', text: item.text });
+      break;
+    case 'summary':
+      out.push({ source: 'assistant', text: withoutArchiveRefs(item.text) });
       break;
     case 'tool':
     case 'activity':

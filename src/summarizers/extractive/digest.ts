@@ -3,15 +3,13 @@
  * built around the state ledger: the task (the first user request) verbatim, then the ledger carried across folds,
  * then a compact narrative (the assistant's notes without filler, one line per distinct tool action).
  *
- * It always fits its cap, degrading in a fixed order: first the narrative goes (carried lines of earlier summaries,
- * then the oldest actions and notes), then the task is clipped (pointing to the archive), then ledger entries are
- * shortened (keeping their values, pointing to the archive), then whole kinds become archive pointers (`said`, facts,
- * goals, questions and errors before decisions and preferences, rules and limits last), and only then is the text
- * clipped. Ledger entries are never dropped before that last step.
+ * It always fits its cap: the narrative goes first (carried lines of earlier summaries, then the oldest actions and
+ * notes); the task and the ledger are then fitted by priority (`fitLedger`: rules and limits whole first, then the
+ * task, goals, decisions, facts, preferences, the rest), each entry whole or a pointer keeping its subject and archive
+ * number, never a clause cut in the middle.
  */
 import type { Item } from '../../core/messages/types';
-import { buildFoldLedger, renderLedger, renderTask } from '../../core/fold/state-ledger';
-import type { EntryKind, RenderLedgerOptions } from '../../core/fold/state-ledger';
+import { buildFoldLedger, fitLedger } from '../../core/fold/state-ledger';
 import { actionLine, collectActions } from './actions';
 import type { Count } from './fit';
 import { clipToTokens, takeWithin } from './fit';
@@ -37,25 +35,6 @@ const TITLES = {
   actions: 'Tool actions, in order (tool: key argument):',
   carried: 'Earlier narrative, carried over:',
 } as const;
-
-const LOW: readonly EntryKind[] = ['said', 'fact', 'goal', 'question', 'error'];
-const MID: readonly EntryKind[] = [...LOW, 'decision', 'preference'];
-const ALL: readonly EntryKind[] = [...MID, 'rule', 'constraint'];
-
-/** The fixed degrade order of the task and the ledger: task clip (characters) and ledger rendering. */
-const LEVELS: readonly { task: number; ledger: RenderLedgerOptions }[] = [
-  { task: Infinity, ledger: {} },
-  { task: 2400, ledger: {} },
-  { task: 1200, ledger: { entryChars: 320 } },
-  { task: 600, ledger: { entryChars: 200 } },
-  { task: 300, ledger: { entryChars: 120 } },
-  { task: 160, ledger: { entryChars: 72 } },
-  { task: 100, ledger: { entryChars: 48 } },
-  { task: 80, ledger: { entryChars: 32 } },
-  { task: 80, ledger: { entryChars: 48, collapse: new Set(LOW) } },
-  { task: 60, ledger: { entryChars: 40, collapse: new Set(MID) } },
-  { task: 40, ledger: { entryChars: 40, collapse: new Set(ALL) } },
-];
 
 // Lines of an earlier extractive summary that are structure, not narrative.
 const STRUCTURE =
@@ -93,18 +72,17 @@ export function buildDigest(items: readonly Item[], options: DigestOptions): str
   const { ledger, carried } = buildFoldLedger(folded, seqs);
 
   const join = (parts: readonly string[]): string => parts.filter((p) => p).join('\n\n');
-  const taskCap = (chars: number): number =>
-    options.taskTokens !== undefined ? Math.min(chars, options.taskTokens * 3) : chars;
-  let core = '';
-  let level = 0;
-  for (; level < LEVELS.length; level++) {
-    const l = LEVELS[level]!;
-    core = join([header, renderTask(ledger.task, taskCap(l.task)), renderLedger(ledger, l.ledger)]);
-    if (count(core) <= maxTokens) break;
-  }
-  if (level >= LEVELS.length) return clipToTokens(core, maxTokens, count);
-  // The narrative is the first thing to go: none at all once the task or the ledger had to be shortened.
-  if (level > 0) return core;
+  const fitted = fitLedger(ledger, {
+    maxTokens: maxTokens - count(header) - 2,
+    // What tool results showed and the assistant found takes at most half the summary's usual size.
+    softTokens: Math.floor(Math.min(options.narrativeTokens ?? maxTokens, maxTokens) / 2),
+    ...(options.taskTokens !== undefined ? { taskTokens: options.taskTokens } : {}),
+    count,
+  });
+  const core = join([header, fitted.task, fitted.body]);
+  if (count(core) > maxTokens) return clipToTokens(core, maxTokens, count);
+  // The narrative is the first thing to go: none at all once the task or an entry had to be shortened.
+  if (fitted.pointers > 0 || fitted.dropped > 0 || !fitted.taskWhole) return core;
 
   // The narrative fills the summary up to the narrative cap (the summary's usual size), newest first: notes half,
   // actions the rest, carried lines last. A ledger larger than that cap leaves it no room.

@@ -87,3 +87,25 @@ describe('core/fold/identifiers', () => {
     assert.ok(collectIdentifiers(t.items).some((i) => i.value === 'src/quoted.ts'));
   });
 });
+
+describe('core/fold/identifiers in an earlier summary', () => {
+  it("does not take the summary's own archive numbers for identifiers, and keeps real tickets it quotes", () => {
+    const summary = [
+      '[Summary of the earlier conversation: archive #15–#43]',
+      'Extractive summary of 9 earlier message(s) (archive #15–#43), written by code without a model.',
+      'Task (the first user request, verbatim, archive #15):',
+      '> Fix ticket #4411 and OPS-12.',
+      '(the rest: archive #15)',
+      'Rules:',
+      '- [#16] Never touch #ops-prod.',
+      '- [#29, pointer] Never reopen #812',
+      '- [#30, next] close it',
+      '- Shortened statement (→ #43)',
+    ].join('\n');
+    const ids = collectIdentifiers(
+      normalize([{ role: 'user', content: summary }], 'chat').items.map((i) => ({ ...i, role: 'summary' as const }))
+    );
+    const v = ids.map((i) => i.value).sort();
+    assert.deepEqual(v, ['#4411', '#812', 'OPS-12'].sort());
+  });
+});

@@ -3,6 +3,7 @@
  * values (numbers, names, identifiers) and most of its subject words; the task when most of its words are there.
  * What is missing is appended in the ledger's own format, so the next fold reads it back like any other ledger.
  */
+import { asPointer, pointerText } from './pointer-entry';
 import { entryLine } from './render';
 import { statementValues, subjectWords } from './sentences';
 import { KIND_HEADING, KIND_ORDER } from './types';
@@ -45,7 +46,7 @@ export interface AppendMissingResult {
 
 /**
  * Appends the ledger entries a summary left out, most binding kinds first (rules, limits, decisions, …), until the
- * cap; an entry too long for the room left is shortened to its start, its values and a pointer to the archive.
+ * cap; an entry too long for the room left becomes its pointer (subject and values, `[#N, pointer]`).
  *
  * @returns the text with the section appended (unchanged when nothing is missing or nothing fits)
  */
@@ -76,13 +77,15 @@ export function appendMissing(
   if (taskMissing && ledger.task) {
     const at = ledger.task.seq !== null ? ` [#${ledger.task.seq}]` : '';
     const t = ledger.task.text.replace(/\s+/g, ' ');
-    if (tryAdd([`Task${at}: ${t}`, `Task${at}: ${t.slice(0, 300)}…`, `Task${at}: ${t.slice(0, 100)}…`])) appended += 1;
+    if (tryAdd([`Task${at}: ${t}`, `Task${at}: ${pointerText(t, 40)}`, `Task${at}: ${pointerText(t, 12)}`]))
+      appended += 1;
   }
   let heading: string | undefined;
   for (const e of missing) {
     const head = KIND_HEADING[e.kind];
     const withHeading = (line: string): string => (head !== heading ? `${head}\n${line}` : line);
-    if (tryAdd([withHeading(entryLine(e)), withHeading(entryLine(e, 120)), withHeading(entryLine(e, 48))])) {
+    const forms = [entryLine(e), entryLine(asPointer(e)), entryLine(asPointer(e, 5))];
+    if (tryAdd(forms.map(withHeading))) {
       heading = head;
       appended += 1;
     }

@@ -1,9 +1,10 @@
 /**
  * Reading ledger entries out of the messages being folded: every statement of a short user message or injected
  * reminder (classified by its wording, `said` when it has none), the normative and decisive statements of long pasted
- * text, the assistant's decisions, the latest task list, and the errors that no later call resolved.
+ * text, what the assistant commits to, decides, aims at or found (a statement with a value), short tool results
+ * with a value (verbatim, as what was seen), the latest task list, and the errors that no later call resolved.
  */
-import { clip } from '../text-clip';
+import { clip, oneLine } from '../text-clip';
 import { errorLine } from '../error-line';
 import { keyArgument } from '../key-argument';
 import type { Item } from '../../messages/types';
@@ -31,6 +32,38 @@ export interface ExtractOptions {
 const REMINDER = /<system-reminder>([\s\S]*?)<\/system-reminder>/g;
 // Kinds that long pasted text contributes: what binds the agent, not every fact in a document.
 const FROM_LONG_TEXT: ReadonlySet<EntryKind> = new Set(['rule', 'constraint', 'preference', 'decision']);
+const CONTINUED: ReadonlySet<EntryKind> = new Set(['rule', 'constraint', 'preference', 'goal']);
+const CONTINUATION = /^(?:no|not|never|nor|even|only|except|unless|including|especially|also)\b/i;
+// The assistant taking on a rule, a limit or a preference of the user ("Noted. I won't force-push", "Going forward I'll
+// cite the source"): what it commits to binds it like the user's own words. A bare "I'll …" is how an agent narrates
+// its next step, not a commitment.
+const COMMITS =
+  /\b(?:i won['’]t|i will not|going forward|from now on|per your|you said|you asked|you mentioned|you prefer|as you|noted|understood|got it|ground rules|the rule)\b/i;
+// The assistant restating the aim ("The task I'm working on is …", "Current objective: …"), not every mention of a task.
+const AIM =
+  /\b(?:the|our|current|main) (?:goal|objective|task|aim)\b[^.]*?\b(?:is|was|now)\b|^(?:goal|objective|aim|current objective)\s*:|what we['’]re after/i;
+// A statement worth keeping as what was seen or found: it has a value (a digit, a path, an id, a quoted name).
+const HAS_VALUE = /\d|[/@_#]|`[^`]+`/;
+/** Tool results up to this many characters are kept whole as what was seen (when they hold a value). */
+const OBSERVATION_CHARS = 300;
+const BOUND_KINDS: ReadonlySet<EntryKind> = new Set(['rule', 'constraint', 'preference', 'goal', 'decision']);
+
+/**
+ * The kind of an assistant statement: what it commits to, decides or aims at, or what it found. Narration of its next
+ * step ("Let me read the file") is none of these, but a commitment is kept however it opens ("I'll keep using …").
+ */
+function assistantKind(s: string): EntryKind | undefined {
+  if (COMMITS.test(s) && s.split(/\s+/).length >= 4) {
+    // What the agent holds itself to is a rule unless its wording makes it a limit, a preference, a goal, a decision.
+    const k = classifyStatement(s, true);
+    return k && BOUND_KINDS.has(k) ? k : 'rule';
+  }
+  if (NARRATION.test(s)) return undefined;
+  if (classifyStatement(s, false) === 'decision') return 'decision';
+  if (AIM.test(s)) return 'goal';
+  return HAS_VALUE.test(s) ? 'observation' : undefined;
+}
+
 // Narration of the next step by the assistant ("Let me…", "Now I'll…"): never a decision.
 const NARRATION =
   /^(?:(?:now|ok(?:ay)?|great|perfect|good|alright|first|next)[,!.]?\s+)*(?:let me|let's|i'll|i will|i need to|i'm going to)\b/i;
@@ -48,9 +81,16 @@ function statementsOf(text: string, seq: number | null, o: { shortText: number; 
   if (!bare) return [];
   const long = bare.length > o.shortText || /^\s*</.test(text);
   const out: LedgerEntry[] = [];
+  let previous: EntryKind | undefined;
   for (const s of splitStatements(bare)) {
     if (s.length > o.maxStatement) continue;
-    const kind = classifyStatement(s, true);
+    // A statement with no wording of its own that opens like a rider ("No …", "Even …", "Except …") right after a
+    // rule, a limit, a preference or a goal goes on with it ("We can only refund to the original payment method. No
+    // store credit, no gift cards.").
+    const own = classifyStatement(s, true);
+    const goesOn = own === 'said' && previous && CONTINUED.has(previous) && CONTINUATION.test(s);
+    const kind = goesOn ? previous! : own;
+    previous = kind;
     if (!kind || (long && !FROM_LONG_TEXT.has(kind))) continue;
     // "Thanks.", "Hmm, okay.": a few words with no value say nothing to carry.
     if (kind === 'said' && s.split(/\s+/).length < 4 && !/[\d@/_]/.test(s)) continue;
@@ -98,9 +138,8 @@ export function extractLedger(items: readonly Item[], options: ExtractOptions = 
     } else if (item.role === 'assistant') {
       if (prose.trim()) lastAssistantProse = pos;
       for (const s of splitStatements(prose)) {
-        if (s.length <= o.maxStatement && !NARRATION.test(s) && classifyStatement(s, false) === 'decision') {
-          entries.push({ kind: 'decision', text: s, seq });
-        }
+        const kind = s.length <= o.maxStatement ? assistantKind(s) : undefined;
+        if (kind) entries.push({ kind, text: s, seq });
       }
     } else if ((item.role === 'tool' || item.role === 'activity') && item.answers) {
       const call = byIndex.get(item.answers.itemIndex)?.calls[item.answers.callIndex];
@@ -108,6 +147,14 @@ export function extractLedger(items: readonly Item[], options: ExtractOptions = 
       const line = errorLine(prose, 200);
       if (line) errors.set(key, { kind: 'error', text: `${key} → ${line}`, seq });
       else errors.delete(key);
+      const seen = oneLine(prose.replace(/<\/?[a-z][\w-]*(?:\s[^>]*)?>/gi, ' '));
+      // A policy or a limit a tool showed ("Agents must verify …", "Limit: 24.0 in region …") binds like a rule;
+      // another short result is kept as what was seen when it holds a value.
+      const own =
+        !line && seen.length >= 12 && seen.length <= OBSERVATION_CHARS ? classifyStatement(seen, true) : undefined;
+      const kind =
+        own === 'rule' || own === 'constraint' ? own : own && HAS_VALUE.test(seen) ? 'observation' : undefined;
+      if (kind) entries.push({ kind, text: `${key} → ${seen}`, seq });
     }
     for (const call of item.calls) {
       const list = taskList(call.arguments);

@@ -11,8 +11,10 @@ import type { StateLedger } from './types';
 
 export type { EntryKind, GoalStatus, LedgerEntry, StateLedger } from './types';
 export { KIND_HEADING, KIND_ORDER } from './types';
-export { entryLine, renderLedger, renderTask, shortenStatement, LEDGER_TITLE, TASK_TITLE } from './render';
-export type { RenderLedgerOptions } from './render';
+export { entryLine, renderLedger, renderTask, LEDGER_TITLE, TASK_TITLE } from './render';
+export { asPointer, pointerText } from './pointer-entry';
+export { fitLedger, entryTier } from './priority';
+export type { FitLedgerOptions, FittedLedger } from './priority';
 export { parseLedger } from './parse';
 export { addEntry, mergeLedgers, supersedes } from './merge';
 export { extractLedger } from './extract';

@@ -4,24 +4,42 @@
  * knowing what was decided against matters; a fact or a limit does not, since a stale value is a trap).
  */
 import { statementValues, subjectWords } from './sentences';
-import type { LedgerEntry, StateLedger } from './types';
+import type { EntryKind, LedgerEntry, StateLedger } from './types';
 
 const norm = (t: string): string => t.toLowerCase().replace(/\s+/g, ' ').trim();
 
+// Kinds that say what a value is: the wording picks one of them ("Keep the batch under 200." is a limit, "The batch
+// size is 350 now." a fact, "let's switch the keys to camelCase" a decision), so an update may come in another one.
+// Rules, goals, questions and errors are only ever replaced by their own kind.
+const VALUE_KINDS: ReadonlySet<EntryKind> = new Set(['fact', 'constraint', 'said', 'preference', 'decision']);
+
+/** @returns whether entries of these kinds may replace one another: the same kind, or both stated values */
+function sameKind(a: EntryKind, b: EntryKind): boolean {
+  return a === b || (VALUE_KINDS.has(a) && VALUE_KINDS.has(b));
+}
+
 /**
- * True when `newer` states a new value for what `older` was about: the same subject words (at least two shared, or
- * the same single word, and at least half of all), and a value of `older` that `newer` no longer has.
+ * True when `newer` states a new value for what `older` was about: a comparable kind (the same, or both stated
+ * values), at least half the subject words and names of `older` (two, unless it has two or fewer) making at least
+ * 15% of those of `newer`, and a value of `older` that `newer` no longer has.
  *
  * @returns whether `newer` replaces `older`
  */
 export function supersedes(newer: LedgerEntry, older: LedgerEntry): boolean {
   const updatable = (e: LedgerEntry): boolean => e.kind !== 'question' && e.kind !== 'error' && e.status === undefined;
-  if (!updatable(newer) || !updatable(older)) return false;
-  const a = subjectWords(older.text);
-  const b = new Set(subjectWords(newer.text));
+  if (!updatable(newer) || !updatable(older) || !sameKind(newer.kind, older.kind)) return false;
+  // A name both state is part of the subject ("Stay on Python 3.9" / "we can target Python 3.11 now").
+  const names = (t: string): string[] =>
+    statementValues(t)
+      .filter((v) => !/\d/.test(v))
+      .map((v) => v.toLowerCase());
+  const a = [...new Set([...subjectWords(older.text), ...names(older.text)])];
+  const b = new Set([...subjectWords(newer.text), ...names(newer.text)]);
+  // Most of what the older statement was about, said again: a later statement is often longer ("Heads up, we failed
+  // over last night — the production database host is now pg-replica-02 …").
   const common = a.filter((w) => b.has(w)).length;
-  const union = new Set([...a, ...b]).size;
-  if (common === 0 || common / union < 0.5 || (common < 2 && union > 1)) return false;
+  if (common < Math.max(1, Math.min(2, Math.ceil(a.length / 2))) || common / a.length < 0.5 || common / b.size < 0.15)
+    return false;
   const newValues = new Set(statementValues(newer.text).map((v) => v.toLowerCase()));
   const oldValues = statementValues(older.text).map((v) => v.toLowerCase());
   return newValues.size > 0 && oldValues.length > 0 && oldValues.some((v) => !newValues.has(v));

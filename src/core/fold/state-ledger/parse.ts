@@ -8,7 +8,7 @@ import { LEDGER_TITLE, TASK_TITLE } from './render';
 const HEADING_KIND = new Map<string, EntryKind>(
   (Object.entries(KIND_HEADING) as [EntryKind, string][]).map(([k, h]) => [h, k])
 );
-const ENTRY = /^- (?:\[(?:#(\d+))?(?:,?\s*(done|in progress|next))?\] )?(.*?)(?: \(was: (.*)\))?$/;
+const ENTRY = /^- (?:\[(?:#(\d+))?(?:,?\s*(done|in progress|next))?(,?\s*pointer)?\] )?(.*?)(?: \(was: (.*)\))?$/;
 const TASK_SEQ = /archive #(\d+)\):$/;
 // The task as `appendMissing` writes it, on one line.
 const TASK_LINE = /^Task(?: \[#(\d+)\])?: (.+)$/;
@@ -73,10 +73,11 @@ export function parseLedger(text: string): ParsedSummary {
       const status = m[2] as GoalStatus | undefined;
       entries.push({
         kind,
-        text: m[3] ?? '',
+        text: m[4] ?? '',
         seq: m[1] !== undefined ? Number(m[1]) : null,
         ...(status ? { status } : {}),
-        ...(m[4] !== undefined ? { was: m[4] } : {}),
+        ...(m[5] !== undefined ? { was: m[5] } : {}),
+        ...(m[3] !== undefined ? { pointer: true as const } : {}),
       });
     } else {
       kind = undefined;

@@ -30,7 +30,8 @@ const STOP = new Set(
     'update updated correction change changed changes moved move set make made use using our my your we i you me ' +
     'us they them he she his her not no do does did will would should shall can could may might must have has had ' +
     'here there what which who when where why how all any some each every one per about into onto over up down out ' +
-    'plan note fyi okay ok sure scratch earlier before previous previously said told value rather'
+    'plan note fyi okay ok sure scratch earlier before previous previously said told value rather like want ' +
+    "prefer let's lets let good news heads got i'd i'm i'll i've we'd we'll we're you'd"
   ).split(' ')
 );
 

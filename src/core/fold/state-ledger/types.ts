@@ -6,7 +6,7 @@
 
 /** The kinds of ledger entry, in the order the ledger prints them (most binding first). */
 export type EntryKind =
-  'rule' | 'constraint' | 'decision' | 'fact' | 'goal' | 'preference' | 'question' | 'error' | 'said';
+  'rule' | 'constraint' | 'decision' | 'fact' | 'goal' | 'preference' | 'question' | 'error' | 'observation' | 'said';
 
 /** Print order of the kinds. */
 export const KIND_ORDER: readonly EntryKind[] = [
@@ -18,6 +18,7 @@ export const KIND_ORDER: readonly EntryKind[] = [
   'goal',
   'question',
   'error',
+  'observation',
   'said',
 ];
 
@@ -31,6 +32,7 @@ export const KIND_HEADING: Record<EntryKind, string> = {
   goal: 'Goals and task state:',
   question: 'Open questions:',
   error: 'Errors not yet resolved:',
+  observation: 'Seen in tool results and found by the assistant, verbatim:',
   said: 'Other user statements, verbatim:',
 };
 
@@ -48,6 +50,11 @@ export interface LedgerEntry {
   status?: GoalStatus;
   /** The value it replaced, kept where the change matters (decisions). */
   was?: string;
+  /**
+   * The entry was too long for the room a fold had: `text` is its pointer (subject words and values, in order, no
+   * cut clause) and the whole statement is archived message `seq`. Printed as `[#SEQ, pointer]`.
+   */
+  pointer?: true;
 }
 
 /** A ledger: its entries in print order, and the conversation's task (the first user request). */

@@ -7,7 +7,9 @@ import {
   parseLedger,
   renderLedger,
   renderTask,
-  shortenStatement,
+  asPointer,
+  fitLedger,
+  KIND_ORDER,
   supersedes,
 } from '../../../../src/core/fold/state-ledger';
 import type { LedgerEntry, StateLedger } from '../../../../src/core/fold/state-ledger';
@@ -73,6 +75,46 @@ describe('core/fold/state-ledger', () => {
       assert.ok(texts.includes('rule: The staging host is off limits.'));
     });
 
+    it('keeps what the assistant commits to or found, short tool results with a value, and riders of a rule', () => {
+      const l = extractLedger(
+        items([
+          { role: 'user', content: 'Sort out the refunds.' },
+          { role: 'user', content: 'We can only refund to the original card. No store credit, no gift cards.' },
+          {
+            role: 'assistant',
+            content:
+              "Noted. I won't force-push on shared branches. Let me read the file. The index on customer_id was dropped in migration 0042.",
+            tool_calls: [
+              { id: 'k', type: 'function', function: { name: 'Bash', arguments: '{"command":"kubectl get pods"}' } },
+            ],
+          },
+          { role: 'tool', tool_call_id: 'k', content: 'checkout-api-7d9f8c   1/1   Running   14   3d' },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              { id: 'p', type: 'function', function: { name: 'Read', arguments: '{"path":"policy.json"}' } },
+            ],
+          },
+          {
+            role: 'tool',
+            tool_call_id: 'p',
+            content: '{"body": "Agents must verify the last four digits of the card."}',
+          },
+        ]),
+        { seqs: [1, 2, 3, 4, 5, 6] }
+      );
+      const got = l.entries.map((e) => `${e.kind} #${e.seq}: ${e.text}`);
+      assert.deepEqual(got, [
+        'rule #2: We can only refund to the original card.',
+        'rule #2: No store credit, no gift cards.',
+        "rule #3: I won't force-push on shared branches.",
+        'observation #3: The index on customer_id was dropped in migration 0042.',
+        'observation #4: Bash(kubectl get pods) → checkout-api-7d9f8c 1/1 Running 14 3d',
+        'rule #6: Read(policy.json) → {"body": "Agents must verify the last four digits of the card."}',
+      ]);
+    });
+
     it('keeps the latest task list with statuses, and only errors no later clean run resolved', () => {
       const call = (id: string, name: string, args: object) => ({
         id,
@@ -124,9 +166,31 @@ describe('core/fold/state-ledger', () => {
         'The deploy window moved to Thursday.',
         'Thursday is the deploy window from here on.',
         'New deploy window: Thursday.',
+        'Heads up, we had to move things around last night, so the deploy window is Thursday and the freeze stays.',
       ]) {
         assert.ok(supersedes(fact(newer, 2), old), newer);
       }
+    });
+
+    it('compares kinds: a pointer or statement of one kind never replaces another kind', () => {
+      const rule = { kind: 'rule' as const, text: 'Never deploy the payments service before 09:00.', seq: 1 };
+      assert.ok(!supersedes({ kind: 'goal', text: 'Deploy the payments service at 11:00.', seq: 2 }, rule));
+      const p1: LedgerEntry = { kind: 'fact', text: '11 entries in the archive', seq: 3, pointer: true };
+      const p2: LedgerEntry = { kind: 'rule', text: '4 entries in the archive', seq: 4, pointer: true };
+      assert.ok(!supersedes(p2, p1));
+      // Within the family of stated values, wording decides the kind: a limit restated as a fact still replaces it.
+      const py = {
+        kind: 'constraint' as const,
+        text: 'Stay on Python 3.9 for compatibility with the cluster.',
+        seq: 7,
+      };
+      assert.ok(supersedes(fact('Good news, the cluster got upgraded, we can target Python 3.11 now.', 8), py));
+      const plotly = { kind: 'preference' as const, text: "I'd like the charts in Plotly.", seq: 9 };
+      const altair = "On reflection let's do the charts in Altair instead, it plays nicer with our notebooks.";
+      assert.ok(supersedes({ kind: 'said', text: altair, seq: 10 }, plotly));
+      assert.ok(!supersedes({ kind: 'said', text: 'The tables stay in Plotly for now.', seq: 11 }, plotly));
+      const cap = { kind: 'constraint' as const, text: 'Keep the batch size under 200.', seq: 5 };
+      assert.ok(supersedes(fact('The batch size is 350 now.', 6), cap));
     });
 
     it('does not replace a statement about another subject, a repeat, or one without a value', () => {
@@ -156,14 +220,100 @@ describe('core/fold/state-ledger', () => {
       assert.deepEqual(parsed.narrative, ['Tool actions:', '- Read: a.ts']);
     });
 
-    it('shortens a statement to its start, its values and a pointer to the archive', () => {
-      const s = shortenStatement(
-        'Please make sure that every nightly export to s3://acme/exports finishes before 04:30 UTC.',
-        40,
-        7
+    it('round-trips pointers, statuses and replaced values exactly, and a task cut at a sentence', () => {
+      const withPointers: StateLedger = {
+        task: { text: 'Port the exporter to Go. Keep the old flags working for a release.', seq: 3 },
+        entries: [
+          asPointer({ kind: 'rule', text: 'Never share customer data with a third party; escalate instead.', seq: 4 }),
+          { kind: 'goal', text: 'write the migration', seq: 12, status: 'next', pointer: true },
+          { kind: 'decision', text: 'Use Postgres 16.', seq: 9, was: 'Use Postgres 15.' },
+          asPointer({ kind: 'constraint', text: 'Keep each batch to at most 200 rows, never more.', seq: null }),
+        ],
+      };
+      const text = [renderTask(withPointers.task, 30), renderLedger(withPointers)].join('\n\n');
+      assert.ok(!text.includes('…'), text);
+      const parsed = parseLedger(text).ledger;
+      const inPrintOrder = KIND_ORDER.flatMap((k) => withPointers.entries.filter((e) => e.kind === k));
+      assert.deepEqual(parsed.entries, inPrintOrder);
+      assert.equal(parsed.task?.text, 'Port the exporter to Go.\n(the rest: archive #3)');
+      assert.equal(renderLedger(parsed), renderLedger(withPointers));
+    });
+
+    it('makes a pointer of the binding clauses, verbatim and in order, never a clause cut', () => {
+      const p = asPointer({
+        kind: 'rule',
+        text: 'Before you touch anything in the repo, one thing: never push directly to main. Always open a PR, even for a one-line fix.',
+        seq: 7,
+      });
+      assert.deepEqual([p.kind, p.seq, p.pointer], ['rule', 7, true]);
+      assert.equal(p.text, 'never push directly to main; Always open a PR');
+      assert.equal(
+        asPointer({ kind: 'fact', text: 'Our bucket, by the way, is s3://acme/x.', seq: 2 }, 3).text,
+        'is s3://acme/x'
       );
-      assert.ok(s.length < 90, s);
-      assert.ok(s.includes('s3://acme/exports') && s.includes('04:30') && s.endsWith('(→ #7)'), s);
+    });
+  });
+
+  describe('fitLedger', () => {
+    const rule = (n: number): LedgerEntry => ({
+      kind: 'rule',
+      text: `Rule ${n}: never deploy the service called unit-${n} on a Friday without a second reviewer present.`,
+      seq: n,
+    });
+    const aside = (n: number): LedgerEntry => ({
+      kind: 'said',
+      text: `By the way, the coffee machine upstairs was making a strange noise again this ${n === 1 ? 'morning' : 'evening'}.`,
+      seq: 100 + n,
+    });
+    const ledger: StateLedger = {
+      task: { text: 'Ship the billing export. It must run nightly.', seq: 1 },
+      entries: [aside(1), rule(2), aside(3), rule(4), { kind: 'fact', text: 'The bucket is s3://acme/x.', seq: 5 }],
+    };
+
+    it('keeps rules whole before anything else, and every entry at least as a pointer with its number', () => {
+      const all = fitLedger(ledger, { maxTokens: 10_000, count });
+      assert.equal(all.pointers + all.dropped, 0);
+      const budgets = [160, 130, 110, 90, 70];
+      for (const maxTokens of budgets) {
+        const f = fitLedger(ledger, { maxTokens, count });
+        const text = `${f.task}\n\n${f.body}`;
+        assert.ok(count(text) <= maxTokens, `${maxTokens}: ${count(text)}\n${text}`);
+        assert.ok(!text.includes('…'), text);
+        const rules = f.ledger.entries.filter((e) => e.kind === 'rule');
+        const asides = f.ledger.entries.filter((e) => e.kind === 'said');
+        // An aside is whole only when every rule is.
+        if (asides.some((e) => !e.pointer))
+          assert.ok(
+            rules.every((e) => !e.pointer),
+            text
+          );
+        for (const e of f.ledger.entries) assert.ok(e.seq !== null && text.includes(`#${e.seq}`), text);
+        assert.deepEqual(parseLedger(text).ledger.entries, f.ledger.entries);
+      }
+      const tight = fitLedger(ledger, { maxTokens: 130, count });
+      assert.ok(
+        tight.ledger.entries.filter((e) => e.kind === 'rule').every((e) => !e.pointer),
+        tight.body
+      );
+      assert.ok(
+        tight.ledger.entries.filter((e) => e.kind === 'said').every((e) => e.pointer),
+        tight.body
+      );
+    });
+
+    it('drops entries only when not even their pointers fit, and says when a rule or the task went', () => {
+      for (let maxTokens = 10; maxTokens <= 200; maxTokens += 5) {
+        const f = fitLedger(ledger, { maxTokens, count });
+        const text = `${f.task}\n\n${f.body}`;
+        assert.ok(count(text) <= maxTokens, `${maxTokens}: ${text}`);
+        const rules = f.ledger.entries.filter((e) => e.kind === 'rule').length;
+        assert.equal(f.mustKeepLost, rules < 2 || f.task === '', `${maxTokens}: ${text}`);
+        // What goes, goes by tier: a fact is kept as long as any rule is, an aside only if every fact is.
+        if (f.ledger.entries.some((e) => e.kind === 'said')) assert.ok(rules === 2, text);
+        assert.equal(f.dropped, 5 - f.ledger.entries.length);
+      }
+      assert.equal(fitLedger(ledger, { maxTokens: 200, count }).mustKeepLost, false);
+      assert.equal(fitLedger(ledger, { maxTokens: 12, count }).mustKeepLost, true);
     });
   });
 
