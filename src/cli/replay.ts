@@ -7,6 +7,7 @@ import { DeterminismViolationError } from '@temporalio/workflow';
 import { Runtime, Worker } from '@temporalio/worker';
 import { StructuredLogger } from '../logging/json-logger';
 import { conversationSinks } from '../metrics/sinks';
+import { workflowSource } from '../server/workflow-source';
 import { historyFromProtoJson } from './history-json';
 import { CliUsageError, parseFlags, readJsonFile, type CliIO } from './io';
 
@@ -45,7 +46,7 @@ export async function runReplay(args: string[], io: CliIO): Promise<number> {
   });
   try {
     await Worker.runReplayHistory(
-      { workflowsPath: require.resolve('../workflows'), sinks: conversationSinks(), replayName: 'durable-compaction' },
+      { ...workflowSource(), sinks: conversationSinks(), replayName: 'durable-compaction' },
       history,
       workflowId
     );

@@ -51,6 +51,7 @@ import {
   type SettingsPatch,
 } from '../contract/settings';
 import { conversationIdProblem, formatProblem } from '../contract/conversation-id';
+import { PROTOCOL_VERSION } from '../contract/protocol-version';
 import { ConversationUnavailableError, ConversationUpdateError, type Stored } from './errors';
 import { isTransient, retryTransient } from './retry';
 import { OriginalsReader, type ArchiveReader } from './originals';
@@ -363,6 +364,7 @@ export class ConversationClient {
       messages,
       writer: this.writerId,
       clientSeq,
+      protocol: PROTOCOL_VERSION,
       ...(tools !== undefined ? { tools } : {}),
       ...(usage && this.sentVersion !== undefined ? { reported: { version: this.sentVersion, usage } } : {}),
     };
@@ -382,6 +384,7 @@ export class ConversationClient {
             args: [
               {
                 conversationId,
+                protocol: PROTOCOL_VERSION,
                 ...(settings ? { settings } : {}),
                 ...(limits ? { limits } : {}),
                 ...(format ? { format } : {}),

@@ -38,7 +38,7 @@ import {
 } from '../contract/settings';
 import { toFailure } from './guard';
 import { keepUnderByteBudget } from './byte-budget';
-import { appendShapeProblem } from './validate-append';
+import { appendShapeProblem, checkAppendProtocol } from './validate-append';
 import { VersionMismatch } from './writers';
 import {
   hasPinField,
@@ -105,6 +105,7 @@ export class ConversationRunner {
 
   /** Synchronous update validator: rejects bad appends before they reach history. */
   validateAppend(input: AppendInput): void {
+    checkAppendProtocol(input);
     const problem = appendShapeProblem(input);
     if (problem) throw new AppendRejected(problem);
     this.state.stage(input);
@@ -300,6 +301,7 @@ export class ConversationRunner {
   async appendSignal(input: AppendInput): Promise<void> {
     try {
       if (patched(PATCH.signalShape)) {
+        checkAppendProtocol(input);
         const problem = appendShapeProblem(input);
         if (problem) throw new AppendRejected(problem);
       }
