@@ -25,6 +25,7 @@ const BENCHES: Record<string, { script: string; quick: Record<string, string>; b
   tokens: { script: 'tokens.ts', quick: {}, byNameOnly: true },
   'fold-latency': { script: 'fold-latency.ts', quick: {}, byNameOnly: true },
   canaries: { script: 'canaries.ts', quick: {}, byNameOnly: true },
+  'worker-start': { script: 'worker-start.ts', quick: { BENCH_WORKER_STARTS: '1' }, byNameOnly: true },
   // `scripts/bench.sh` starts a throwaway PostgreSQL for it.
   archive: { script: 'archive.ts', quick: {}, byNameOnly: true },
 };

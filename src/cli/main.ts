@@ -25,12 +25,12 @@ interface Command {
 const commands: Record<string, Command> = {
   worker: {
     run: runWorkerCommand,
-    line: 'worker   [--config FILE]                        run the production worker against temporal.address',
+    line: 'worker   [--config FILE]  the production worker',
     help: workerHelp,
   },
   dev: {
     run: runDevCommand,
-    line: 'dev      [--config FILE]                        start (or reuse) a local dev server and run the worker',
+    line: 'dev      [--config FILE]  a local dev server and the worker (npm start)',
     help: devHelp,
   },
   plan: {

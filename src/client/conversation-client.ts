@@ -110,9 +110,12 @@ export class InvalidConversationId extends Error {
   override readonly name = 'InvalidConversationId';
 }
 
-/** What `prepare` returns: the messages to send and how the context got there. */
-export interface Prepared {
-  messages: unknown[];
+/**
+ * What `prepare` returns: the messages to send and how the context got there. `M` is the message type the caller
+ * passed in (say, the openai SDK's `ChatCompletionMessageParam`), so the messages go straight to its SDK.
+ */
+export interface Prepared<M = unknown> {
+  messages: M[];
   version: number;
   tokens: number;
   budget: number;
@@ -195,11 +198,13 @@ export class ConversationClient {
    *   message) and `stored` (false for every rejection of bad input).
    * @throws ConversationUnavailableError when the server stayed unavailable past `retryDeadlineMs`; `stored` says
    *   whether the messages were stored (`unknown` when that could not be learned either).
+   * @typeParam M the type of the messages sent, taken as the type of the messages returned: they are in the same
+   *   format (the conversation's), summaries and earlier messages included. @default unknown
    */
-  async prepare(
-    newMessages: unknown[],
+  async prepare<M = unknown>(
+    newMessages: readonly M[],
     opts: { usage?: Pick<Usage, 'inputTokens'> & Partial<Usage>; output?: unknown; tools?: unknown[] } = {}
-  ): Promise<Prepared> {
+  ): Promise<Prepared<M>> {
     const output: unknown[] =
       opts.output === undefined ? [] : Array.isArray(opts.output) ? (opts.output as unknown[]) : [opts.output];
     const tools = opts.tools !== undefined && JSON.stringify(opts.tools) !== this.sentTools ? opts.tools : undefined;
@@ -210,7 +215,8 @@ export class ConversationClient {
     const settings = await this.afterStored(() => this.settingsForSend());
     const whole = await this.afterStored(() => this.withOriginals(this.mirror));
     return {
-      messages: prepareForSend(whole, { unanswered: settings.unanswered }),
+      // The conversation's format is the caller's (see M).
+      messages: prepareForSend(whole, { unanswered: settings.unanswered }) as M[],
       version: result.version,
       tokens: result.tokens,
       budget: result.budget,

@@ -36,8 +36,19 @@ export function spawnTs(entry: string, args: string[], env: Record<string, strin
  * PATH, HOME and `env` when `inherit` is false.
  */
 export function spawnNode(nodeArgs: string[], env: Record<string, string>, cwd = repoRoot, inherit = true): Spawned {
+  return spawnCommand(process.execPath, nodeArgs, env, cwd, inherit);
+}
+
+/** Runs `command` (say, an installed package's bin) as {@link spawnNode} runs node. */
+export function spawnCommand(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+  inherit: boolean
+): Spawned {
   const base = inherit ? process.env : { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };
-  const child = spawn(process.execPath, nodeArgs, {
+  const child = spawn(command, args, {
     cwd,
     env: { ...base, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
