@@ -7,8 +7,7 @@
  * Runs alternate between the two so machine load hits both alike. Results: bench/results/worker-start.{json,md}.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { distCli, ensureBuilt } from '../test/support/built-package';
 import { spawnNode, waitFor } from '../test/support/processes';
@@ -53,6 +52,8 @@ async function main(): Promise<void> {
       console.log(`${name} run ${i + 1}: ${ms[name].at(-1)!.toFixed(0)} ms`);
     }
   }
+  // The machine's load when the runs ended: the figures are only comparable at a similar load.
+  const load = Number(loadavg()[0]!.toFixed(1));
   await stopSharedTestEnv();
   const rows = (Object.keys(ms) as (keyof typeof VARIANTS)[]).map((name) => ({
     variant: name,
@@ -65,13 +66,13 @@ async function main(): Promise<void> {
   const results = join(__dirname, 'results');
   writeFileSync(
     join(results, 'worker-start.json'),
-    JSON.stringify({ date, cpus: cpus().length, rows, ms }, null, 1) + '\n'
+    JSON.stringify({ date, cpus: cpus().length, load, rows, ms }, null, 1) + '\n'
   );
   const speedup = rows[0]!.medianMs / rows[1]!.medianMs;
   writeFileSync(
     join(results, 'worker-start.md'),
     [
-      `# Worker start: sources vs compiled package (${date}, ${cpus().length} CPUs)`,
+      `# Worker start: sources vs compiled package (${date}, ${cpus().length} CPUs, load average ${load})`,
       '',
       'Spawn to "polling task queue" against a running dev server (`npm run bench worker-start`).',
       '',
