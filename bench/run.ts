@@ -27,6 +27,7 @@ const BENCHES: Record<string, { script: string; quick: Record<string, string>; b
   canaries: { script: 'canaries.ts', quick: {}, byNameOnly: true },
   // The independent fact set through the public `fold` command; BENCH_QUICK=1 is two short sessions (seconds).
   'canaries-independent': { script: 'canaries-independent.ts', quick: {}, byNameOnly: true },
+  'worker-start': { script: 'worker-start.ts', quick: { BENCH_WORKER_STARTS: '1' }, byNameOnly: true },
   // `scripts/bench.sh` starts a throwaway PostgreSQL for it.
   archive: { script: 'archive.ts', quick: {}, byNameOnly: true },
 };

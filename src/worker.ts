@@ -18,9 +18,9 @@ import { ConversationMetrics } from './metrics/conversation-metrics';
 import { serveMetrics, type MetricsServer } from './metrics/server';
 import { conversationSinks } from './metrics/sinks';
 import { ensureDevServer, type DevServerHandle } from './server/dev-server';
+import { workflowSource } from './server/workflow-source';
 import type { SummarizerProfiles } from './summarizers/profiles';
 import { ensureSearchAttributes, type SearchAttributesStatus } from './visibility/register';
-import { workflowInterceptorModules } from './workflows/interceptor-modules';
 
 /** Options for {@link runWorker} beyond the configuration file. */
 export interface RunWorkerOptions {
@@ -114,8 +114,7 @@ async function runWithArchive(
         connection,
         namespace: config.temporal.namespace,
         taskQueue: config.temporal.taskQueue,
-        workflowsPath: require.resolve('./workflows'),
-        interceptors: { workflowModules: workflowInterceptorModules },
+        ...workflowSource(dataConverter),
         dataConverter,
         activities: createActivities({
           archive,
@@ -156,38 +155,67 @@ async function runWithArchive(
   }
 }
 
-if (require.main === module) {
-  const fail = (err: unknown): never => {
+/** How {@link runWorkerProcess} connects: `dev` starts (or reuses) the embedded dev server unless `temporal.address`
+ * names a cluster; `worker` is the production worker and refuses to start without `temporal.address`. */
+export type WorkerProcessMode = 'worker' | 'dev';
+
+/** Options of {@link runWorkerProcess}. */
+export interface WorkerProcessOptions {
+  /** @default 'dev' (what `npm start` runs) */
+  mode?: WorkerProcessMode;
+  /** Where the ready lines and the one-line errors go. @default the process's stdout and stderr */
+  io?: { stdout: (line: string) => void; stderr: (line: string) => void };
+  /** The configuration file. @default `$DC_CONFIG`, else `temporal.yaml` in the working directory */
+  configPath?: string;
+}
+
+/**
+ * The worker as a process runs it (`durable-compaction worker` / `dev`, `npm start`): loads the configuration,
+ * installs the runtime, prints where it polls, runs until SIGINT/SIGTERM.
+ * @returns the exit code: 0 after a shutdown signal, 1 when it cannot start (one line on stderr naming the problem;
+ *   the stack too with LOG_LEVEL=debug).
+ */
+export async function runWorkerProcess(options: WorkerProcessOptions = {}): Promise<number> {
+  const mode = options.mode ?? 'dev';
+  const io = options.io ?? { stdout: (s) => console.log(s), stderr: (s) => console.error(s) };
+  try {
+    const config = options.configPath === undefined ? loadConfig() : loadConfig(options.configPath);
+    if (mode === 'worker' && config.temporal.address === '')
+      throw new ConfigError(
+        "temporal.address is empty: set it (or TEMPORAL_ADDRESS) to the cluster's address, or run 'durable-compaction dev' for a local dev server"
+      );
+    installRuntime(config);
+    await runWorker({
+      config,
+      onReady: ({ address, namespace, taskQueue, uiUrl, metricsUrl, temporalMetricsUrl, searchAttributes }) => {
+        io.stdout(`durable-compaction worker polling task queue '${taskQueue}' on ${address} (namespace ${namespace})`);
+        if (uiUrl) io.stdout(`Temporal Web UI: ${uiUrl}`);
+        if (metricsUrl) io.stdout(`Metrics: ${metricsUrl}`);
+        if (temporalMetricsUrl) io.stdout(`Temporal SDK metrics: ${temporalMetricsUrl}`);
+        if (searchAttributes.added.length > 0)
+          io.stdout(`Registered search attributes: ${searchAttributes.added.join(', ')}`);
+        if (searchAttributes.hint) io.stderr(`warning: ${searchAttributes.hint}`);
+        if (mode === 'dev')
+          io.stdout(
+            "Next: 'npm run demo' in another terminal drives a real session through a conversation. Ctrl-C to stop."
+          );
+      },
+    });
+    return 0;
+  } catch (err) {
     // One line naming the problem; the stack only when asked for (LOG_LEVEL=debug).
     const message = err instanceof Error ? err.message : String(err);
-    if (err instanceof ConfigError) console.error(`configuration error: ${message}`);
-    else if (err instanceof ArchiveConfigError) console.error(`archive error: ${message}`);
+    if (err instanceof ConfigError) io.stderr(`configuration error: ${message}`);
+    else if (err instanceof ArchiveConfigError) io.stderr(`archive error: ${message}`);
     else {
-      console.error(`worker failed to start: ${message}`);
-      if (process.env.LOG_LEVEL?.toLowerCase() === 'debug') console.error(err);
+      io.stderr(`worker failed to start: ${message}`);
+      if (process.env.LOG_LEVEL?.toLowerCase() === 'debug')
+        io.stderr(err instanceof Error ? (err.stack ?? message) : message);
     }
-    process.exit(1);
-  };
-  let config: Config;
-  try {
-    config = loadConfig();
-    installRuntime(config);
-  } catch (err) {
-    fail(err);
+    return 1;
   }
-  runWorker({
-    config: config!,
-    onReady: ({ address, namespace, taskQueue, uiUrl, metricsUrl, temporalMetricsUrl, searchAttributes }) => {
-      console.log(`durable-compaction worker polling task queue '${taskQueue}' on ${address} (namespace ${namespace})`);
-      if (uiUrl) console.log(`Temporal Web UI: ${uiUrl}`);
-      if (metricsUrl) console.log(`Metrics: ${metricsUrl}`);
-      if (temporalMetricsUrl) console.log(`Temporal SDK metrics: ${temporalMetricsUrl}`);
-      if (searchAttributes.added.length > 0)
-        console.log(`Registered search attributes: ${searchAttributes.added.join(', ')}`);
-      if (searchAttributes.hint) console.error(`warning: ${searchAttributes.hint}`);
-      console.log(
-        "Next: 'npm run demo' in another terminal drives a real session through a conversation. Ctrl-C to stop."
-      );
-    },
-  }).then(() => process.exit(0), fail);
+}
+
+if (require.main === module) {
+  void runWorkerProcess().then((code) => process.exit(code));
 }

@@ -135,7 +135,7 @@ async function main(): Promise<void> {
         content: `question ${t}: ${'please read the next file. '.repeat(8)}`,
       });
       const callItem = (t: number) => ({ type: 'function_call', call_id: `fc_${t}`, name: 'read', arguments: '{}' });
-      let sent = await agent.prepare([{ role: 'system', content: 'Be brief.' }, ask(0)], { tools });
+      let sent = await agent.prepare<unknown>([{ role: 'system', content: 'Be brief.' }, ask(0)], { tools });
       for (let t = 0; t < 14; t++) {
         await agent.record([callItem(t)]);
         if (t === 2) {

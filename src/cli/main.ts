@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * `durable-compaction <command> …`: the JSON-in, JSON-out command-line front. Each command lives in its own module
  * and returns the process exit code (0 ok, 2 bad input with one line on stderr, 1 anything else).
@@ -12,6 +13,7 @@ import { runInspect } from './inspect';
 import { CliUsageError, type CliIO } from './io';
 import { runPlan } from './plan';
 import { replayHelp, runReplay } from './replay';
+import { devHelp, runDevCommand, runWorkerCommand, workerHelp } from './worker';
 
 interface Command {
   run: (args: string[], io: CliIO) => Promise<number>;
@@ -21,6 +23,16 @@ interface Command {
 }
 
 const commands: Record<string, Command> = {
+  worker: {
+    run: runWorkerCommand,
+    line: 'worker   [--config FILE]  the production worker',
+    help: workerHelp,
+  },
+  dev: {
+    run: runDevCommand,
+    line: 'dev      [--config FILE]  a local dev server and the worker (npm start)',
+    help: devHelp,
+  },
   plan: {
     run: runPlan,
     line: 'plan     --model M --budget N [--policy P] FILE   decide what a fold would summarise and keep',

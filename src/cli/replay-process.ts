@@ -7,6 +7,7 @@ import { DeterminismViolationError } from '@temporalio/workflow';
 import { Runtime, Worker } from '@temporalio/worker';
 import { StructuredLogger } from '../logging/json-logger';
 import { conversationSinks } from '../metrics/sinks';
+import { workflowSource } from '../server/workflow-source';
 import { historyFromProtoJson } from './history-json';
 import { readJsonFile } from './io';
 
@@ -24,7 +25,7 @@ async function replay(file: string, workflowId: string): Promise<ReplayVerdict> 
       telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } },
     });
     await Worker.runReplayHistory(
-      { workflowsPath: require.resolve('../workflows'), sinks: conversationSinks(), replayName: 'durable-compaction' },
+      { ...workflowSource(), sinks: conversationSinks(), replayName: 'durable-compaction' },
       history,
       workflowId
     );

@@ -62,6 +62,7 @@ import {
   type Stored,
 } from './errors';
 import { isTransient, retryTransient, TryAgain } from './retry';
+import { PROTOCOL_VERSION } from '../contract/protocol-version';
 import { OriginalsReader, type ArchiveReader } from './originals';
 import { refuseOversizedUpdate } from './update-size';
 
@@ -120,9 +121,12 @@ export class InvalidConversationId extends Error {
   override readonly name = 'InvalidConversationId';
 }
 
-/** What `prepare` returns: the messages to send and how the context got there. */
-export interface Prepared {
-  messages: unknown[];
+/**
+ * What `prepare` returns: the messages to send and how the context got there. `M` is the message type the caller
+ * passed in (say, the openai SDK's `ChatCompletionMessageParam`), so the messages go straight to its SDK.
+ */
+export interface Prepared<M = unknown> {
+  messages: M[];
   version: number;
   tokens: number;
   budget: number;
@@ -209,11 +213,13 @@ export class ConversationClient {
    *   message) and `stored` (false for every rejection of bad input).
    * @throws ConversationUnavailableError when the server stayed unavailable past `retryDeadlineMs`; `stored` says
    *   whether the messages were stored (`unknown` when that could not be learned either).
+   * @typeParam M the type of the messages sent, taken as the type of the messages returned: they are in the same
+   *   format (the conversation's), summaries and earlier messages included. @default unknown
    */
-  async prepare(
-    newMessages: unknown[],
+  async prepare<M = unknown>(
+    newMessages: readonly M[],
     opts: { usage?: Pick<Usage, 'inputTokens'> & Partial<Usage>; output?: unknown; tools?: unknown[] } = {}
-  ): Promise<Prepared> {
+  ): Promise<Prepared<M>> {
     const deadline = this.callDeadline();
     const output: unknown[] =
       opts.output === undefined ? [] : Array.isArray(opts.output) ? (opts.output as unknown[]) : [opts.output];
@@ -225,10 +231,11 @@ export class ConversationClient {
     const settings = await this.afterStored(() => this.settingsForSend(deadline + ASK_AFTER_DEADLINE_MS));
     const whole = await this.afterStored(() => this.withOriginals(this.mirror));
     return {
+      // The conversation's format is the caller's (see M).
       messages: prepareForSend(whole, {
         unanswered: settings.unanswered,
         ...(this.options.format ? { format: formatNamed(this.options.format) } : {}),
-      }),
+      }) as M[],
       version: result.version,
       tokens: result.tokens,
       budget: result.budget,
@@ -404,6 +411,7 @@ export class ConversationClient {
         messages,
         writer: this.writerId,
         clientSeq,
+        protocol: PROTOCOL_VERSION,
         ...(tools !== undefined ? { tools } : {}),
         ...(usage && this.sentVersion !== undefined ? { reported: { version: this.sentVersion, usage } } : {}),
       };
@@ -496,6 +504,7 @@ export class ConversationClient {
         args: [
           {
             conversationId,
+            protocol: PROTOCOL_VERSION,
             ...(settings ? { settings } : {}),
             ...(limits ? { limits } : {}),
             ...(format ? { format } : {}),

@@ -40,6 +40,8 @@ export interface ConversationInput {
    * workflow's own business, so callers never set it).
    */
   carried?: object;
+  /** The protocol version the caller speaks (`PROTOCOL_VERSION`); absent means the current one. */
+  protocol?: number;
 }
 
 /** Provider usage reported for a context this workflow produced (its `version`). */
@@ -70,6 +72,8 @@ export interface AppendInput {
    * they change). At most 128 tools and 128 KiB of JSON.
    */
   tools?: unknown[];
+  /** The protocol version the caller speaks (`PROTOCOL_VERSION`); absent means the current one. */
+  protocol?: number;
 }
 
 /** Result of `append` and `prepare`: small, whatever the conversation's length (history grows O(new messages)). */

@@ -17,6 +17,8 @@ export const FailureType = {
   versionMismatch: 'VersionMismatch',
   /** The conversation is closed; nothing changed. */
   closed: 'ConversationClosed',
+  /** The `protocol` version sent is not one this worker speaks; nothing was stored (at start: the workflow fails). */
+  unsupportedProtocol: 'UnsupportedProtocol',
   /** A bug: an unexpected error inside a handler. `details[0].stored` says whether the call's messages were stored. */
   internal: 'InternalError',
 } as const;

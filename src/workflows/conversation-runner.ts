@@ -38,7 +38,7 @@ import {
 } from '../contract/settings';
 import { toFailure } from './guard';
 import { keepUnderByteBudget } from './byte-budget';
-import { appendShapeProblem } from './validate-append';
+import { appendShapeProblem, checkAppendProtocol } from './validate-append';
 import { appendHash, foreignToChat, reportedAhead, reusedWithOtherContent, sharedSeqAhead } from './append-checks';
 import { show } from '../contract/validate-plan';
 import { VersionMismatch } from './writers';
@@ -111,6 +111,7 @@ export class ConversationRunner {
 
   /** Synchronous update validator: rejects bad appends before they reach history. */
   validateAppend(input: AppendInput): void {
+    checkAppendProtocol(input);
     const problem = appendShapeProblem(input);
     if (problem) throw new AppendRejected(problem);
     // Validators do not run on replay, so histories recorded before these checks replay unchanged.
@@ -334,6 +335,7 @@ export class ConversationRunner {
   async appendSignal(input: AppendInput): Promise<void> {
     try {
       if (patched(PATCH.signalShape)) {
+        checkAppendProtocol(input);
         const problem = appendShapeProblem(input);
         if (problem) throw new AppendRejected(problem);
       }

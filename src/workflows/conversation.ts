@@ -32,7 +32,8 @@ import {
   type ConversationStateView,
   type WaitForFoldInput,
 } from '../contract/definitions';
-import { failure, FailureType } from '../contract/failures';
+import { failure, FailureType, type FailureTypeName } from '../contract/failures';
+import { UnsupportedProtocol } from '../contract/protocol-version';
 import { guarded, guardedValidator } from './guard';
 import type { CarriedState } from './conversation-state';
 import {
@@ -60,6 +61,8 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   let state: ConversationState;
   let runner: ConversationRunner;
   let startError: string | undefined;
+  /** An unsupported `protocol` fails the start with its own type, every other problem with `InvalidStart`. */
+  let startFailure: FailureTypeName = FailureType.invalidStart;
   /** Set for a new conversation (not a continued run): its own start settings. */
   let fresh: { settings: SettingsPatch | undefined } | undefined;
   const workflowId = workflowInfo().workflowId;
@@ -98,6 +101,7 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
     // Handlers are still registered below, so an update that came with this start is rejected with this message
     // (instead of "no registered handler") before the workflow fails.
     startError = `invalid start input: ${err instanceof Error ? err.message : String(err)}`;
+    if (err instanceof UnsupportedProtocol) startFailure = FailureType.unsupportedProtocol;
     state = ConversationState.create(conversationIdOf(workflowId) ?? workflowId, defaultSettings);
     runner = new ConversationRunner(state, defaultLimits);
   }
@@ -105,7 +109,7 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   // (registering one runs the updates that came with the start), so they queue behind it on the mutex.
   const initialized = fresh && runner.initialize(() => adoptConfiguredDefaults(state, fresh?.settings));
   const refuseAfterBadStart = (): void => {
-    if (startError) throw failure(FailureType.invalidStart, startError);
+    if (startError) throw failure(startFailure, startError);
   };
   /** `clear` and `close` take no input: one sent anyway is a caller's mistake, refused before anything changes. */
   const refuseInput = (update: string, args: unknown[]): void => {
@@ -191,7 +195,7 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   setHandler(foldsQuery, () => [...state.carried.folds]);
   setHandler(writerSeqQuery, (writer) => state.carried.writers?.find(([w]) => w === writer)?.[1] ?? -1);
 
-  if (startError) throw failure(FailureType.invalidStart, startError);
+  if (startError) throw failure(startFailure, startError);
   await initialized;
   runner.publish();
 

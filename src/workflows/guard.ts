@@ -8,6 +8,7 @@ import { ConversationClosed } from '../contract/closed';
 import { AppendRejected } from './conversation-state';
 import { failure, FailureType } from '../contract/failures';
 import { SettingsError } from '../contract/settings';
+import { UnsupportedProtocol } from '../contract/protocol-version';
 import { OutOfOrderAppend, VersionMismatch } from './writers';
 
 /**
@@ -26,6 +27,7 @@ export function toFailure(
   if (err instanceof OutOfOrderAppend) return failure(FailureType.outOfOrder, message, details);
   if (err instanceof VersionMismatch) return failure(FailureType.versionMismatch, message, details);
   if (err instanceof AppendRejected) return failure(FailureType.invalidAppend, message, details);
+  if (err instanceof UnsupportedProtocol) return failure(FailureType.unsupportedProtocol, message, details);
   if (err instanceof SettingsError) return failure(FailureType.invalidSettings, message, details);
   log.error(`${handler}: unexpected error`, { error: message, stack: err instanceof Error ? err.stack : undefined });
   const note = stored ? (stored.stored ? ' (the messages were stored)' : ' (nothing was stored)') : '';

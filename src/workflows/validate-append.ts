@@ -11,6 +11,7 @@ import { utf8Length } from '../contract/bytes';
 import { pinProblem } from '../contract/pin-rules';
 import { show } from '../contract/validate-plan';
 import { toolsProblem } from '../contract/tool-schemas';
+import { checkProtocol } from '../contract/protocol-version';
 
 /** Largest append input in bytes of JSON: it is stored in one history event, and the server refuses events over 2 MiB. */
 export const MAX_APPEND_BYTES = 1_572_864;
@@ -33,8 +34,17 @@ export function deepMessageProblem(messages: readonly unknown[]): string | undef
   return undefined;
 }
 
-const INPUT_KEYS = ['messages', 'clientSeq', 'writer', 'reported', 'tools'];
+const INPUT_KEYS = ['messages', 'clientSeq', 'writer', 'reported', 'tools', 'protocol'];
 const USAGE_KEYS = ['inputTokens', 'outputTokens', 'totalTokens', 'cachedInputTokens', 'reasoningTokens'];
+
+/**
+ * Checks an append input's `protocol` version first, so a caller of another version learns that, not a shape error.
+ * @throws UnsupportedProtocol when it is present and not supported.
+ */
+export function checkAppendProtocol(input: unknown): void {
+  if (typeof input === 'object' && input !== null)
+    checkProtocol((input as { protocol?: unknown }).protocol, 'append input');
+}
 
 /**
  * Checks the state-independent shape of an append input.

@@ -12,6 +12,7 @@ import { conversationIdOf, conversationIdProblem, formatProblem } from '../contr
 import { workflowIdPrefix } from '../contract/definitions';
 import { show } from '../contract/validate-plan';
 import { checkCarried } from './validate-carried';
+import { checkProtocol } from '../contract/protocol-version';
 
 /** A checked start argument. */
 export interface StartInput {
@@ -39,9 +40,14 @@ export function checkStartInput(input: unknown, workflowId: string): StartInput 
   if (typeof arg !== 'object' || arg === null || Array.isArray(arg)) {
     throw new Error(`the start argument must be an object {conversationId?, settings?, limits?}, got ${show(input)}`);
   }
-  const unknown = unknownKeyMessage(arg, ['conversationId', 'settings', 'limits', 'format', 'carried'], 'start');
+  const unknown = unknownKeyMessage(
+    arg,
+    ['conversationId', 'settings', 'limits', 'format', 'carried', 'protocol'],
+    'start'
+  );
   if (unknown) throw new Error(unknown);
   const a = arg as Record<string, unknown>;
+  checkProtocol(a.protocol, 'start');
   if (a.conversationId !== undefined && a.conversationId !== fromWorkflow) {
     throw new Error(
       `start conversationId ${show(a.conversationId)} does not match the workflow id '${workflowId}' (conversation '${fromWorkflow}')`

@@ -9,7 +9,7 @@ import { uniqueConversationId, withConversationWorker } from '../support/convers
 import { repoRoot, runCli } from '../support/processes';
 import { sharedTestEnv, temporalCliPath } from '../support/temporal';
 
-const COMMANDS = ['plan', 'count', 'inspect', 'fold', 'export', 'replay', 'demo', 'codec-server'];
+const COMMANDS = ['worker', 'dev', 'plan', 'count', 'inspect', 'fold', 'export', 'replay', 'demo', 'codec-server'];
 
 /** Lines of JSON a command printed. */
 const jsonLines = (out: string): Record<string, unknown>[] =>
@@ -45,6 +45,8 @@ describe('the CLI, each command run as a process', function () {
 
   it('exits 2 with one line on stderr for bad input to every command', async () => {
     const cases: [string, string[]][] = [
+      ['worker', ['worker', '--port', '1']],
+      ['dev', ['dev', 'extra']],
       ['plan', ['plan', '--budget', '10', 'x.json']],
       ['count', ['count', '--model', 'gpt-4o', '/no/such/file.json']],
       ['inspect', ['inspect']],

@@ -28,9 +28,29 @@ export interface Spawned {
 
 /** Runs a TypeScript entry point of this repository (through tsx) with extra environment variables. */
 export function spawnTs(entry: string, args: string[], env: Record<string, string>): Spawned {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', entry, ...args], {
-    cwd: repoRoot,
-    env: { ...process.env, ...env },
+  return spawnNode(['--require', 'tsx/cjs', entry, ...args], env);
+}
+
+/**
+ * Runs node with `nodeArgs` (say, compiled JavaScript) in `cwd` with extra environment variables, or with only
+ * PATH, HOME and `env` when `inherit` is false.
+ */
+export function spawnNode(nodeArgs: string[], env: Record<string, string>, cwd = repoRoot, inherit = true): Spawned {
+  return spawnCommand(process.execPath, nodeArgs, env, cwd, inherit);
+}
+
+/** Runs `command` (say, an installed package's bin) as {@link spawnNode} runs node. */
+export function spawnCommand(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+  inherit: boolean
+): Spawned {
+  const base = inherit ? process.env : { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };
+  const child = spawn(command, args, {
+    cwd,
+    env: { ...base, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let out = '';

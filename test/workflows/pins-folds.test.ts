@@ -38,7 +38,7 @@ describe('pinned messages and settings.rules in the conversation workflow', func
     await withConversationWorker(async ({ env, open, archive }) => {
       const id = uniqueConversationId('pins-folds');
       const conv = open(id, { budget, rules: [RULE] });
-      let prepared = await conv.prepare([SYSTEM, { ...user(PINNED), pin: true }]);
+      let prepared = await conv.prepare<unknown>([SYSTEM, { ...user(PINNED), pin: true }]);
       // A pin sent through the raw update input (another language's client) is honoured the same way.
       const handle = env.client.workflow.getHandle(conversationWorkflowId(id));
       await handle.executeUpdate('append', {

@@ -1,0 +1,54 @@
+/**
+ * The whole wire protocol as one type: every start argument, update, signal and query with its argument and result.
+ * `schema/protocol.schema.json` is generated from this type (`npm run schema`; a test checks the file is current), so
+ * the schema and the TypeScript contract cannot drift apart.
+ */
+import type { FoldRecord } from '../core/fold/fold-record';
+import type {
+  AppendInput,
+  ContextSnapshot,
+  ConversationInput,
+  ConversationStateView,
+  PrepareResult,
+  RewindInput,
+  RewindResult,
+  WaitForFoldInput,
+  WaitForFoldResult,
+} from './definitions';
+import type { ConversationSettings, SettingsPatch } from './settings';
+
+/** The result of `clear` and `close`: the context version after the call. */
+export interface VersionResult {
+  version: number;
+}
+
+/**
+ * Every message of `conversationWorkflow`, by kind and name: `argument` is what the caller sends (`null`: nothing),
+ * `result` what comes back (`null`: nothing).
+ */
+export interface ConversationProtocol {
+  /** The version these shapes belong to (`PROTOCOL_VERSION`). */
+  protocol: 1;
+  /** Workflow type `conversationWorkflow`, id `conversation-<conversationId>`: its start argument and its result. */
+  workflow: { argument: ConversationInput; result: ConversationStateView };
+  updates: {
+    prepare: { argument: AppendInput; result: PrepareResult };
+    append: { argument: AppendInput; result: PrepareResult };
+    rewind: { argument: RewindInput | null; result: RewindResult };
+    clear: { argument: null; result: VersionResult };
+    configure: { argument: SettingsPatch; result: ConversationSettings };
+    close: { argument: null; result: VersionResult };
+    waitForFold: { argument: WaitForFoldInput | null; result: WaitForFoldResult };
+  };
+  signals: {
+    append: { argument: AppendInput; result: null };
+  };
+  queries: {
+    context: { argument: null; result: ContextSnapshot };
+    sendable: { argument: null; result: ContextSnapshot };
+    state: { argument: null; result: ConversationStateView };
+    folds: { argument: null; result: FoldRecord[] };
+    /** The argument is a writer id. */
+    writerSeq: { argument: string; result: number };
+  };
+}

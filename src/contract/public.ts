@@ -1,0 +1,44 @@
+/**
+ * The protocol as a package entry (`durable-compaction/contract`): the workflow's name, update/signal/query
+ * definitions, the shapes they carry, the failure types, the protocol version. Also re-exported by the main entry.
+ */
+export {
+  appendSignal,
+  appendUpdate,
+  clearUpdate,
+  closeUpdate,
+  configureUpdate,
+  contextQuery,
+  conversationWorkflowId,
+  foldsQuery,
+  MAX_FOLD_WAIT_MS,
+  prepareUpdate,
+  rewindUpdate,
+  sendableQuery,
+  stateQuery,
+  waitForFoldUpdate,
+  workflowIdPrefix,
+  writerSeqQuery,
+} from './definitions';
+export type {
+  AppendInput,
+  ContextPatch,
+  ContextSnapshot,
+  ConversationInput,
+  ConversationStateView,
+  FoldProgress,
+  PrepareResult,
+  ReportedUsage,
+  RewindInput,
+  RewindResult,
+  WaitForFoldInput,
+  WaitForFoldResult,
+} from './definitions';
+export type { ConversationProtocol, VersionResult } from './protocol';
+export { FailureType, FAILURE_TYPES, type FailureTypeName } from './failures';
+export { PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './protocol-version';
+export type { ConversationSettings, RunLimits, SettingsPatch, SummarizerSettings, PlanSettings } from './settings';
+export type { PrefixReuse } from './prefix-reuse';
+export type { FoldRecord } from '../core/fold/fold-record';
+export type { MessageFormat, Usage } from '../core/messages/types';
+export type { MessageFormatName } from '../core/messages/format-name';
