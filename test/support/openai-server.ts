@@ -63,6 +63,8 @@ export interface OpenAITestServerOptions {
   maxBodyBytes?: number;
   /** The reply when the script is empty (say, a slow model that always answers). @default a 500 error */
   fallback?: () => ScriptedReply;
+  /** The address it listens on (the cluster suite's worker hosts reach it on the cluster's address). @default 127.0.0.1 */
+  host?: string;
 }
 
 const DEFAULT_USAGE: ScriptUsage = { input: 100, output: 20 };
@@ -288,7 +290,8 @@ export async function startOpenAIServer(options: OpenAITestServerOptions = {}): 
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
 
   let closed: Promise<void> | undefined;
@@ -305,7 +308,7 @@ export async function startOpenAIServer(options: OpenAITestServerOptions = {}): 
   lifetime.unref();
 
   return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
+    baseURL: `http://${host}:${port}/v1`,
     requests,
     script: (...replies) => void queue.push(...replies),
     remaining: () => queue.length,
