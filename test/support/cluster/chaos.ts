@@ -84,6 +84,8 @@ export interface ChaosResult {
   maxMs: number;
   /** The longest call no outage overlapped. */
   maxPathUpMs: number;
+  /** Per kind, the longest call that overlapped a fault of that kind (until the recovery grace after it ended). */
+  maxMsByKind: Record<FaultKind, number>;
   seconds: number;
   line: string;
 }
@@ -326,6 +328,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     p99Ms: pct(0.99),
     maxMs: ms[ms.length - 1] ?? 0,
     maxPathUpMs: Math.max(0, ...pathUp.map((c) => c.end - c.start)),
+    maxMsByKind: Object.fromEntries(
+      faultKinds.map((k) => {
+        const windows = faults.filter((f) => f.kind === k).map((f) => [f.start, f.end + graceMs] as const);
+        const hit = calls.filter((c) => windows.some(([s, e]) => c.start <= e && c.end >= s));
+        return [k, Math.max(0, ...hit.map((c) => c.end - c.start))];
+      })
+    ) as Record<FaultKind, number>,
     seconds: Math.round((Date.now() - began) / 1000),
     line: '',
   };
