@@ -9,7 +9,7 @@ import type { ChildProcess } from 'node:child_process';
 import { Client, Connection } from '@temporalio/client';
 import { ConversationClient } from '../src/client/conversation-client';
 import { clusterEnv, startHostWorker } from '../test/support/cluster/cluster';
-import { latency, stepMessages, timed, type Latency } from './temporal/harness';
+import { latency, stepMessages, type Latency } from './temporal/harness';
 import { benchMain } from './temporal/bench-main';
 import { pool } from './scale';
 
@@ -23,6 +23,9 @@ export interface ClusterScaleRow {
   /** Without the first wave (the workflows' starts). */
   steadyStepsPerSecond: number;
   step: Latency;
+  /** Steps that failed (the client's error after its 120 s deadline); their time counts in the latency. */
+  failedSteps: number;
+  failureSamples: string[];
 }
 
 async function runOnce(
@@ -61,14 +64,22 @@ async function runOnce(
     );
     const convs = Array.from({ length: n }, (_, i) => open(`${taskQueue}-${i}-${stamp}`));
     const times: number[] = [];
+    const failures: string[] = [];
+    const step = (conv: ConversationClient, k: number) => async () => {
+      const { user, reply } = stepMessages(k);
+      const started = performance.now();
+      try {
+        await conv.prepare([user], k > 0 ? { output: reply } : {});
+      } catch (err) {
+        failures.push(`${conv.workflowId} step ${k}: ${String(err).slice(0, 200)}`);
+      }
+      times.push(performance.now() - started);
+    };
     const started = performance.now();
     let firstWaveEnd = started;
     for (let k = 0; k < steps; k++) {
-      const { user, reply } = stepMessages(k);
       await pool(
-        convs.map(
-          (conv) => async () => void times.push(await timed(() => conv.prepare([user], k > 0 ? { output: reply } : {})))
-        ),
+        convs.map((conv) => step(conv, k)),
         inFlight
       );
       if (k === 0) firstWaveEnd = performance.now();
@@ -83,6 +94,8 @@ async function runOnce(
       stepsPerSecond: (n * steps) / seconds,
       steadyStepsPerSecond: (n * (steps - 1)) / (seconds - (firstWaveEnd - started) / 1000),
       step: latency(times),
+      failedSteps: failures.length,
+      failureSamples: failures.slice(0, 3),
     };
   } finally {
     for (const child of children) child.kill('SIGKILL');
