@@ -30,6 +30,11 @@ describe('client retries of transient server answers', () => {
     assert.equal(isTransient(new NamespaceNotFoundError('nope')), false, 'a namespace that does not exist is final');
   });
 
+  it('rides out an update the server aborted because its workflow task was lost (history service killed)', () => {
+    const aborted = 'Unable to perform workflow execution update due to unexpected workflow task failure.';
+    assert.equal(isTransient(grpc(2, aborted)), true);
+  });
+
   it('retries with back-off until it succeeds or the deadline passes', async () => {
     let calls = 0;
     const value = await retryTransient(
