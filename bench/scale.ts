@@ -38,7 +38,7 @@ const rssMB = (pid: number): number => {
 };
 
 /** Runs `tasks` with at most `limit` at once. */
-async function pool(tasks: (() => Promise<void>)[], limit: number): Promise<void> {
+export async function pool(tasks: (() => Promise<void>)[], limit: number): Promise<void> {
   let next = 0;
   const lane = async (): Promise<void> => {
     while (next < tasks.length) await tasks[next++]!();

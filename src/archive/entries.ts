@@ -21,17 +21,22 @@ export interface PreparedEntry {
   body: string;
 }
 
-/** What a number holds now, as read inside the write's transaction. */
+/** What a number holds now, as read inside the write's transaction (fold records with their body). */
 export interface StoredHead {
   seq: number;
   revision: number;
   hash: string;
+  body?: string;
 }
 
-/** The rows a write must insert (revision 0) and replace (the given next revision; the old one is kept). */
+/**
+ * The rows a write must insert (revision 0), replace (the given next revision; the old one is kept), and keep as a
+ * superseded revision without replacing what is current (`revision`; the current row becomes `revision + 1`).
+ */
 export interface WritePlan {
   inserts: PreparedEntry[];
   supersedes: (PreparedEntry & { revision: number })[];
+  stale: (PreparedEntry & { revision: number })[];
   outcome: WriteOutcome;
 }
 
@@ -116,13 +121,28 @@ export function checkNoGap(key: string, firstSeq: number, lastStored: number | n
   }
 }
 
+/** The workflow task time a fold record carries, when `body` is one. */
+function finishedAt(body: string | undefined): number | undefined {
+  if (body === undefined) return undefined;
+  const at = (JSON.parse(body) as { finishedAt?: unknown }).finishedAt;
+  return typeof at === 'number' ? at : undefined;
+}
+
 /**
  * Decides what a write does, given what its numbers hold now: a number with the same hash is unchanged; with another
- * hash it gets the next revision; a free number is inserted.
+ * hash it gets the next revision; a free number is inserted. A fold record older (by `finishedAt`, its workflow
+ * task's time) than the current one is kept as a superseded revision and the current one stays: it is the late write
+ * of a task that timed out (its worker lost the database for a while), while the later task's record is the one the
+ * conversation applied. Fold heads must carry their body.
  */
 export function planWrite(entries: readonly PreparedEntry[], heads: readonly StoredHead[]): WritePlan {
   const byNumber = new Map(heads.map((h) => [h.seq, h]));
-  const plan: WritePlan = { inserts: [], supersedes: [], outcome: { stored: 0, unchanged: 0, superseded: [] } };
+  const plan: WritePlan = {
+    inserts: [],
+    supersedes: [],
+    stale: [],
+    outcome: { stored: 0, unchanged: 0, superseded: [] },
+  };
   for (const entry of entries) {
     const head = byNumber.get(entry.seq);
     if (!head) {
@@ -130,6 +150,9 @@ export function planWrite(entries: readonly PreparedEntry[], heads: readonly Sto
       plan.outcome.stored++;
     } else if (head.hash === entry.hash) {
       plan.outcome.unchanged++;
+    } else if ((finishedAt(entry.body) ?? Infinity) < (finishedAt(head.body) ?? -Infinity)) {
+      plan.stale.push({ ...entry, revision: head.revision + 1 });
+      plan.outcome.superseded.push(entry.seq);
     } else {
       plan.supersedes.push({ ...entry, revision: head.revision + 1 });
       plan.outcome.superseded.push(entry.seq);

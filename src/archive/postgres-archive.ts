@@ -212,14 +212,29 @@ export class PostgresArchive implements ConversationArchive {
         );
         checkNoGap(key, first, top.rows[0] ? Number(top.rows[0].seq) : null);
       }
-      const heads = await c.query<{ seq: string; revision: number; hash: string }>(
-        `SELECT seq, revision, hash FROM archive_entries WHERE workflow_id = $1 AND kind = $2 AND seq BETWEEN $3 AND $4`,
+      // Fold heads with their body: an older record arriving late does not replace the current one.
+      const heads = await c.query<{ seq: string; revision: number; hash: string; body?: string }>(
+        `SELECT seq, revision, hash${kind === 'fold' ? ', body' : ''} FROM archive_entries
+         WHERE workflow_id = $1 AND kind = $2 AND seq BETWEEN $3 AND $4`,
         [key, kind, first, last]
       );
       const plan = planWrite(
         entries,
-        heads.rows.map((h) => ({ seq: Number(h.seq), revision: h.revision, hash: h.hash }))
+        heads.rows.map((h) => ({ seq: Number(h.seq), revision: h.revision, hash: h.hash, body: h.body }))
       );
+      for (const e of plan.stale) {
+        await c.query(
+          `INSERT INTO archive_superseded (workflow_id, kind, seq, revision, hash, body, stored_at)
+           VALUES ($1, $2, $3, $4, $5, $6, now())`,
+          [key, kind, e.seq, e.revision, e.hash, e.body]
+        );
+        await c.query(`UPDATE archive_entries SET revision = $4 WHERE workflow_id = $1 AND kind = $2 AND seq = $3`, [
+          key,
+          kind,
+          e.seq,
+          e.revision + 1,
+        ]);
+      }
       if (plan.supersedes.length > 0) {
         const seqs = plan.supersedes.map((e) => e.seq);
         await c.query(

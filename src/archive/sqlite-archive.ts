@@ -87,6 +87,13 @@ export class SqliteArchive implements ConversationArchive {
         `INSERT INTO archive_entries (workflow_id, kind, seq, revision, hash, body, stored_at)
          VALUES (?, ?, ?, 0, ?, ?, ?)`
       ),
+      keepStale: db.prepare<[string, EntryKind, number, number, string, string, string, string]>(
+        `INSERT INTO archive_superseded (workflow_id, kind, seq, revision, hash, body, stored_at, superseded_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
+      ),
+      bumpRevision: db.prepare<[number, string, EntryKind, number]>(
+        `UPDATE archive_entries SET revision = ? WHERE workflow_id = ? AND kind = ? AND seq = ?`
+      ),
     };
   }
 
@@ -207,8 +214,15 @@ export class SqliteArchive implements ConversationArchive {
           const first = entries[0]?.seq;
           if (first === undefined) return { stored: 0, unchanged: 0, superseded: [] };
           if (kind === 'message') checkNoGap(key, first, s.lastSeq.get(key, kind)?.seq ?? null);
-          const plan = planWrite(entries, s.heads.all(key, kind, first, first + entries.length - 1));
+          const last = first + entries.length - 1;
+          // Fold heads with their body: an older record arriving late does not replace the current one.
+          const heads = kind === 'fold' ? s.range.all(key, kind, first, last) : s.heads.all(key, kind, first, last);
+          const plan = planWrite(entries, heads);
           const now = new Date().toISOString();
+          for (const e of plan.stale) {
+            s.keepStale.run(key, kind, e.seq, e.revision, e.hash, e.body, now, now);
+            s.bumpRevision.run(e.revision + 1, key, kind, e.seq);
+          }
           for (const e of plan.supersedes) {
             s.keepOld.run(now, key, kind, e.seq);
             s.replace.run(e.revision, e.hash, e.body, now, key, kind, e.seq);

@@ -8,7 +8,16 @@ import { ApplicationFailure } from '@temporalio/common';
 
 /** gRPC status codes that mean "try again": DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, ABORTED, UNAVAILABLE. */
 const TRANSIENT_CODES = new Set([4, 8, 10, 14]);
-const TRANSIENT_MESSAGES = /workflow task in failed state|context deadline exceeded|workflow is busy|unavailable/i;
+/**
+ * "Namespace X is not found." (NOT_FOUND) is the history service's answer while its namespace cache misses because
+ * Temporal's database is restarting; a namespace that does not exist is refused by the frontend with another message
+ * (the SDK's NamespaceNotFoundError, "Namespace not found: 'X'"), which stays final. "Unable to perform workflow
+ * execution update due to unexpected workflow task failure." is an update the server aborted because the workflow task
+ * carrying it was lost (the history service killed); made again with the same update id and writer sequence, it is
+ * stored once.
+ */
+const TRANSIENT_MESSAGES =
+  /workflow task in failed state|context deadline exceeded|workflow is busy|unavailable|^namespace \S+ is not found\.$|due to unexpected workflow task failure/i;
 /** A query no worker finished (killed, or still replaying); not one the server refused outright. */
 const QUERY_FAILED = /^failed to query workflow/i;
 /** gRPC codes that no retry changes: INVALID_ARGUMENT, NOT_FOUND, PERMISSION_DENIED, UNIMPLEMENTED, UNAUTHENTICATED. */

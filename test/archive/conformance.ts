@@ -334,6 +334,37 @@ export function describeArchiveConformance(
       assert.deepEqual(await archive.summary(key), { messages: 2, lastSeq: 1, folds: 2, superseded: 1 });
     });
 
+    it('keeps the fold record of the latest task current when an earlier task writes late (a host cut off)', async () => {
+      // The chaos suite's finding: a worker cut off from the archive wrote its fold record after the worker that
+      // took the conversation over had written its own (same fold, a later task time).
+      const key = freshKey('late-fold');
+      await archive.append(key, 0, ['m0']);
+      const early = foldRecord(1, { finishedAt: 1_700_000_001_000 });
+      const late = foldRecord(1, { finishedAt: 1_700_000_004_000 });
+      await archive.recordFold(key, late);
+      assert.deepEqual(await archive.recordFold(key, early), { stored: 0, unchanged: 0, superseded: [1] });
+      assert.deepEqual(await archive.folds(key), [late], 'the latest task’s record stays current');
+      assert.deepEqual(
+        (await archive.superseded(key)).map((r) => [r.seq, r.revision, (r.value as FoldRecord).finishedAt]),
+        [[1, 1, early.finishedAt]],
+        'the late write is kept as a superseded revision'
+      );
+      assert.deepEqual(await archive.recordFold(key, early), { stored: 0, unchanged: 0, superseded: [1] });
+      assert.deepEqual(await archive.folds(key), [late]);
+      // A newer task (a reset, a reused id) still supersedes.
+      const newer = foldRecord(1, { finishedAt: 1_700_000_009_000 });
+      await archive.recordFold(key, newer);
+      assert.deepEqual(await archive.folds(key), [newer]);
+      assert.deepEqual(
+        (await archive.superseded(key)).map((r) => [r.revision, (r.value as FoldRecord).finishedAt]),
+        [
+          [1, early.finishedAt],
+          [3, early.finishedAt],
+          [4, late.finishedAt],
+        ]
+      );
+    });
+
     it('serialises concurrent writes from one process', async () => {
       const key = freshKey('inproc');
       const other = freshKey('inproc-other');

@@ -1,5 +1,5 @@
 /**
- * An HTTP server on 127.0.0.1 and a random port for the tests' fake providers: it tracks its sockets so `close()`
+ * An HTTP server on 127.0.0.1 (or another local address) and a random port for the tests' fake providers: it tracks its sockets so `close()`
  * ends kept-alive and slow connections at once, and stops itself after a while if a test forgets to.
  */
 import { createServer, type RequestListener } from 'node:http';
@@ -16,11 +16,12 @@ export interface LoopbackServer {
  * Starts listening.
  * @param options.lifetimeMs stop by itself after this long. @default 120000
  * @param options.onClose called once when the server closes (clear pending timers there)
+ * @param options.host the address to listen on. @default '127.0.0.1'
  * @returns the running server
  */
 export async function listenOnLoopback(
   listener: RequestListener,
-  options: { lifetimeMs?: number; onClose?: () => void } = {}
+  options: { lifetimeMs?: number; onClose?: () => void; host?: string } = {}
 ): Promise<LoopbackServer> {
   const sockets = new Set<Socket>();
   const server = createServer(listener);
@@ -28,7 +29,7 @@ export async function listenOnLoopback(
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, options.host ?? '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => {

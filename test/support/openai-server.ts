@@ -62,6 +62,8 @@ export interface OpenAITestServerOptions {
   maxBodyBytes?: number;
   /** The reply when the script is empty (say, a slow model that always answers). @default a 500 error */
   fallback?: () => ScriptedReply;
+  /** The address it listens on (the cluster suite's worker hosts reach it on the cluster's address). @default 127.0.0.1 */
+  host?: string;
 }
 
 const DEFAULT_USAGE: ScriptUsage = { input: 100, output: 20 };
@@ -266,6 +268,7 @@ export async function startOpenAIServer(options: OpenAITestServerOptions = {}): 
     }
   };
 
+  const host = options.host ?? '127.0.0.1';
   const { port, close } = await listenOnLoopback(
     (req, res) => {
       const chunks: Buffer[] = [];
@@ -285,12 +288,13 @@ export async function startOpenAIServer(options: OpenAITestServerOptions = {}): 
     },
     {
       ...(options.lifetimeMs !== undefined ? { lifetimeMs: options.lifetimeMs } : {}),
+      host,
       onClose: () => pending.forEach(clearTimeout),
     }
   );
 
   return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
+    baseURL: `http://${host}:${port}/v1`,
     requests,
     script: (...replies) => void queue.push(...replies),
     remaining: () => queue.length,
