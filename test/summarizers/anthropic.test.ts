@@ -4,12 +4,16 @@
  * `retry-after`; 400/401/403 final), the key only in the authorization header.
  */
 import assert from 'node:assert/strict';
-import { SummarizerCallError, createSummarizer } from '../../src/summarizers';
-import type { SummarizerConfig } from '../../src/summarizers';
+import { SummarizerCallError } from '../../src/summarizers';
 import { startAnthropicServer, type AnthropicReply } from '../support/anthropic-server';
-import type { ProviderServer } from '../support/provider-server';
-import { testCounterFor } from '../support/test-counter';
-import { chatRequest, itClassifiesFailures, rejection, type FailureCase } from './helpers';
+import {
+  chatRequest,
+  finalStatusFailures,
+  itClassifiesFailures,
+  rejection,
+  useProviderSummarizer,
+  type FailureCase,
+} from './helpers';
 
 const KEY = 'sk-ant-test-NEVER-LEAK-0123456789abcdef';
 
@@ -35,42 +39,21 @@ const FAILURES: FailureCase<AnthropicReply>[] = [
     type: 'ServerError',
     retryable: true,
   },
-  {
-    name: '400 invalid_request_error',
-    reply: { kind: 'status', status: 400, type: 'invalid_request_error' },
-    type: 'BadRequest',
-    retryable: false,
-  },
-  {
-    name: '401 authentication_error',
-    reply: { kind: 'status', status: 401, type: 'authentication_error', message: `bad key ${KEY}` },
-    type: 'Unauthorized',
-    retryable: false,
-  },
-  {
-    name: '403 permission_error',
-    reply: { kind: 'status', status: 403, type: 'permission_error' },
-    type: 'Forbidden',
-    retryable: false,
-  },
+  ...finalStatusFailures<AnthropicReply>(
+    { 400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error' },
+    (status, type) => ({ kind: 'status', status, type, message: `bad request ${KEY}` })
+  ),
 ];
 
 describe('summarizers/anthropic over HTTP (the real SDK)', () => {
-  let server: ProviderServer<AnthropicReply>;
-  beforeEach(async () => (server = await startAnthropicServer()));
-  afterEach(() => server.close());
-
-  const summarize = (config: SummarizerConfig = {}, env: NodeJS.ProcessEnv = { ANTHROPIC_API_KEY: KEY }) =>
-    createSummarizer(
-      { mode: 'anthropic', baseURL: server.origin, model: 'claude-haiku-4-5', ...config },
-      {
-        counterFor: testCounterFor,
-        env,
-      }
-    );
+  const { server: current, summarize } = useProviderSummarizer<AnthropicReply>(
+    startAnthropicServer,
+    { mode: 'anthropic', model: 'claude-haiku-4-5' },
+    { ANTHROPIC_API_KEY: KEY }
+  );
 
   it('sends one Messages request: model, max_tokens, system apart, one user turn, no tools, no thinking', async () => {
-    server.script({
+    current().script({
       kind: 'text',
       text: 'The handler crash was fixed.',
       usage: { input: 120, output: 9, cacheRead: 40 },
@@ -81,7 +64,7 @@ describe('summarizers/anthropic over HTTP (the real SDK)', () => {
     assert.deepEqual(res.usage, { inputTokens: 160, outputTokens: 9, totalTokens: 169, cachedInputTokens: 40 });
     assert.equal(res.responseId, 'msg_1');
     assert.deepEqual(res.outputTypes, ['message']);
-    const req = server.requests[0]!;
+    const req = current().requests[0]!;
     assert.equal(req.method, 'POST');
     assert.equal(req.path, '/v1/messages');
     assert.deepEqual(Object.keys(req.body ?? {}).sort(), ['max_tokens', 'messages', 'model', 'system']);
@@ -99,13 +82,13 @@ describe('summarizers/anthropic over HTTP (the real SDK)', () => {
   });
 
   it('sends max_tokens even when the profile asks for no limit, and thinking with its budget on top', async () => {
-    server.script({ kind: 'text', text: 'a' }, { kind: 'text', text: 'Summary after thinking.', thinking: 'hmm' });
+    current().script({ kind: 'text', text: 'a' }, { kind: 'text', text: 'Summary after thinking.', thinking: 'hmm' });
     await summarize({ maxOutputTokens: -1 })(chatRequest({ budget: 100_000 }));
     const thought = await summarize({ thinkingBudget: 2048, maxOutputTokens: 1000 })(chatRequest());
-    assert.equal(server.requests[0]!.body?.max_tokens, 8192);
-    assert.equal(server.requests[0]!.body?.thinking, undefined);
-    assert.deepEqual(server.requests[1]!.body?.thinking, { type: 'enabled', budget_tokens: 2048 });
-    assert.equal(server.requests[1]!.body?.max_tokens, 3048, 'the thinking budget counts against max_tokens');
+    assert.equal(current().requests[0]!.body?.max_tokens, 8192);
+    assert.equal(current().requests[0]!.body?.thinking, undefined);
+    assert.deepEqual(current().requests[1]!.body?.thinking, { type: 'enabled', budget_tokens: 2048 });
+    assert.equal(current().requests[1]!.body?.max_tokens, 3048, 'the thinking budget counts against max_tokens');
     assert.ok(thought.ok);
     assert.ok(thought.text?.startsWith('Summary after thinking.'));
     assert.ok(!thought.text?.includes('hmm'), 'thinking never joins the summary');
@@ -113,20 +96,23 @@ describe('summarizers/anthropic over HTTP (the real SDK)', () => {
   });
 
   it('asks again after a reply cut at max_tokens, and fails unfolded after two', async () => {
-    server.script({ kind: 'text', text: 'cut', stop: 'max_tokens' }, { kind: 'text', text: 'cut', stop: 'max_tokens' });
+    current().script(
+      { kind: 'text', text: 'cut', stop: 'max_tokens' },
+      { kind: 'text', text: 'cut', stop: 'max_tokens' }
+    );
     const res = await summarize()(chatRequest());
     assert.equal(res.ok, false);
     if (res.ok) return;
     assert.equal(res.kind, 'incomplete');
     assert.equal(res.attempts, 2);
-    assert.equal(server.requests.length, 2);
+    assert.equal(current().requests.length, 2);
   });
 
   it('reads the key from ANTHROPIC_API_KEY by default and names the variable when it is missing', async () => {
     const e = await rejection(summarize({}, {})(chatRequest()));
     assert.ok(e instanceof SummarizerCallError);
     assert.match(e.message, /ANTHROPIC_API_KEY is not set/);
-    assert.equal(server.requests.length, 0);
+    assert.equal(current().requests.length, 0);
   });
 
   itClassifiesFailures<AnthropicReply>({
@@ -134,7 +120,7 @@ describe('summarizers/anthropic over HTTP (the real SDK)', () => {
     slow: (ms) => ({ kind: 'slow', ms }),
     drop: { kind: 'drop' },
     key: KEY,
-    server: () => server,
+    server: current,
     summarize,
   });
 });

@@ -4,12 +4,16 @@
  * body's RetryInfo delay; 400/401/403 final), the key only in the `x-goog-api-key` header.
  */
 import assert from 'node:assert/strict';
-import { SummarizerCallError, createSummarizer } from '../../src/summarizers';
-import type { SummarizerConfig } from '../../src/summarizers';
+import { SummarizerCallError } from '../../src/summarizers';
 import { GENERATE, startGeminiServer, type GeminiReply } from '../support/gemini-server';
-import type { ProviderServer } from '../support/provider-server';
-import { testCounterFor } from '../support/test-counter';
-import { chatRequest, itClassifiesFailures, rejection, type FailureCase } from './helpers';
+import {
+  chatRequest,
+  finalStatusFailures,
+  itClassifiesFailures,
+  rejection,
+  useProviderSummarizer,
+  type FailureCase,
+} from './helpers';
 
 const KEY = 'AIzaTestNEVERLEAK0123456789abcdefghij';
 
@@ -28,48 +32,27 @@ const FAILURES: FailureCase<GeminiReply>[] = [
     type: 'ServerError',
     retryable: true,
   },
-  {
-    name: '400 INVALID_ARGUMENT',
-    reply: { kind: 'status', status: 400, code: 'INVALID_ARGUMENT', message: `API key not valid: ${KEY}` },
-    type: 'BadRequest',
-    retryable: false,
-  },
-  {
-    name: '401 UNAUTHENTICATED',
-    reply: { kind: 'status', status: 401, code: 'UNAUTHENTICATED' },
-    type: 'Unauthorized',
-    retryable: false,
-  },
-  {
-    name: '403 PERMISSION_DENIED',
-    reply: { kind: 'status', status: 403, code: 'PERMISSION_DENIED' },
-    type: 'Forbidden',
-    retryable: false,
-  },
+  ...finalStatusFailures<GeminiReply>(
+    { 400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED' },
+    (status, code) => ({ kind: 'status', status, code, message: `API key not valid: ${KEY}` })
+  ),
 ];
 
 describe('summarizers/gemini over HTTP (the real SDK)', () => {
-  let server: ProviderServer<GeminiReply>;
-  beforeEach(async () => (server = await startGeminiServer()));
-  afterEach(() => server.close());
-
-  const summarize = (config: SummarizerConfig = {}, env: NodeJS.ProcessEnv = { GEMINI_API_KEY: KEY }) =>
-    createSummarizer(
-      { mode: 'gemini', baseURL: server.origin, model: 'gemini-2.5-flash', ...config },
-      {
-        counterFor: testCounterFor,
-        env,
-      }
-    );
+  const { server: current, summarize } = useProviderSummarizer<GeminiReply>(
+    startGeminiServer,
+    { mode: 'gemini', model: 'gemini-2.5-flash' },
+    { GEMINI_API_KEY: KEY }
+  );
 
   it('sends one generateContent request: one user turn, systemInstruction apart, the limit, thinking off', async () => {
-    server.script({ kind: 'text', text: 'The handler crash was fixed.', usage: { prompt: 120, candidates: 9 } });
+    current().script({ kind: 'text', text: 'The handler crash was fixed.', usage: { prompt: 120, candidates: 9 } });
     const res = await summarize()(chatRequest({ systemPrompt: 'AGENT_SYSTEM' }));
     assert.ok(res.ok);
     assert.ok(res.text?.startsWith('The handler crash was fixed.'));
     assert.deepEqual(res.usage, { inputTokens: 120, outputTokens: 9, totalTokens: 129 });
     assert.equal(res.responseId, 'resp-1');
-    const req = server.requests[0]!;
+    const req = current().requests[0]!;
     assert.equal(req.method, 'POST');
     assert.equal(GENERATE.exec(req.path)?.[1], 'gemini-2.5-flash');
     assert.deepEqual(Object.keys(req.body ?? {}).sort(), ['contents', 'generationConfig', 'systemInstruction']);
@@ -89,7 +72,7 @@ describe('summarizers/gemini over HTTP (the real SDK)', () => {
   });
 
   it('leaves thought parts out of the summary and sends the thinking budget on top of the limit', async () => {
-    server.script({
+    current().script({
       kind: 'text',
       text: 'Summary after thinking.',
       thought: 'hmm',
@@ -101,26 +84,29 @@ describe('summarizers/gemini over HTTP (the real SDK)', () => {
     assert.ok(!res.text?.includes('hmm'));
     assert.deepEqual(res.outputTypes, ['thought', 'message']);
     assert.deepEqual(res.usage, { inputTokens: 10, outputTokens: 35, totalTokens: 45, reasoningTokens: 30 });
-    assert.deepEqual(server.requests[0]!.body?.generationConfig, {
+    assert.deepEqual(current().requests[0]!.body?.generationConfig, {
       maxOutputTokens: 2024,
       thinkingConfig: { thinkingBudget: 1024 },
     });
   });
 
   it('asks again after a reply cut at MAX_TOKENS, and fails unfolded after two', async () => {
-    server.script({ kind: 'text', text: 'cut', finish: 'MAX_TOKENS' }, { kind: 'text', text: 'cut', finish: 'SAFETY' });
+    current().script(
+      { kind: 'text', text: 'cut', finish: 'MAX_TOKENS' },
+      { kind: 'text', text: 'cut', finish: 'SAFETY' }
+    );
     const res = await summarize()(chatRequest());
     assert.equal(res.ok, false);
     if (res.ok) return;
     assert.equal(res.kind, 'incomplete');
-    assert.equal(server.requests.length, 2);
+    assert.equal(current().requests.length, 2);
   });
 
   it('reads the key from GEMINI_API_KEY by default and names the variable when it is missing', async () => {
     const e = await rejection(summarize({}, {})(chatRequest()));
     assert.ok(e instanceof SummarizerCallError);
     assert.match(e.message, /GEMINI_API_KEY is not set/);
-    assert.equal(server.requests.length, 0);
+    assert.equal(current().requests.length, 0);
   });
 
   itClassifiesFailures<GeminiReply>({
@@ -128,7 +114,7 @@ describe('summarizers/gemini over HTTP (the real SDK)', () => {
     slow: (ms) => ({ kind: 'slow', ms }),
     drop: { kind: 'drop' },
     key: KEY,
-    server: () => server,
+    server: current,
     summarize,
   });
 });

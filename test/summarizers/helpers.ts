@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import type { SummarizeRequest, SummarizerConfig, SummarizeResult } from '../../src/summarizers';
+import type { SummarizeRequest, Summarizer, SummarizerConfig, SummarizeResult } from '../../src/summarizers';
+import type { ProviderServer } from '../support/provider-server';
 import { SummarizerAbortedError, SummarizerCallError, createSummarizer } from '../../src/summarizers';
 import type { OpenAITestServer } from '../support/openai-server';
 import { testCounterFor } from '../support/test-counter';
@@ -108,4 +109,48 @@ export function itClassifiesFailures<R>(input: {
     const aborted = await rejection(input.summarize()(chatRequest(), { signal: controller.signal }));
     assert.ok(aborted instanceof SummarizerAbortedError, `${aborted.name}: ${aborted.message}`);
   });
+}
+
+/** The final answers (400, 401, 403) every provider gives, each by its own error name, classified alike. */
+export function finalStatusFailures<R>(
+  names: Record<400 | 401 | 403, string>,
+  reply: (status: number, name: string) => R
+): FailureCase<R>[] {
+  const types = { 400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden' } as const;
+  return ([400, 401, 403] as const).map((status) => ({
+    name: `${status} ${names[status]}`,
+    reply: reply(status, names[status]),
+    type: types[status],
+    retryable: false,
+  }));
+}
+
+/**
+ * A fresh provider server before each test of the calling `describe`, closed after it, and a summarizer of `base`
+ * (mode, model) pointed at it with `env` as its environment.
+ * @returns the running test's server and the summarizer factory
+ */
+export function useProviderSummarizer<R>(
+  start: () => Promise<ProviderServer<R>>,
+  base: SummarizerConfig,
+  env: NodeJS.ProcessEnv
+): {
+  server: () => ProviderServer<R>;
+  summarize: (config?: SummarizerConfig, envOverride?: NodeJS.ProcessEnv) => Summarizer;
+} {
+  let current: ProviderServer<R> | undefined;
+  beforeEach(async () => (current = await start()));
+  afterEach(() => current?.close());
+  const server = (): ProviderServer<R> => {
+    if (!current) throw new Error('useProviderSummarizer: the server runs only while a test runs');
+    return current;
+  };
+  return {
+    server,
+    summarize: (config = {}, envOverride = env) =>
+      createSummarizer(
+        { ...base, baseURL: server().origin, ...config },
+        { counterFor: testCounterFor, env: envOverride }
+      ),
+  };
 }
