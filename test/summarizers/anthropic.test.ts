@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { SummarizerCallError } from '../../src/summarizers';
 import { startAnthropicServer, type AnthropicReply } from '../support/anthropic-server';
 import {
+  assertIncompleteTwice,
   chatRequest,
   finalStatusFailures,
   itClassifiesFailures,
@@ -100,12 +101,7 @@ describe('summarizers/anthropic over HTTP (the real SDK)', () => {
       { kind: 'text', text: 'cut', stop: 'max_tokens' },
       { kind: 'text', text: 'cut', stop: 'max_tokens' }
     );
-    const res = await summarize()(chatRequest());
-    assert.equal(res.ok, false);
-    if (res.ok) return;
-    assert.equal(res.kind, 'incomplete');
-    assert.equal(res.attempts, 2);
-    assert.equal(current().requests.length, 2);
+    assertIncompleteTwice(await summarize()(chatRequest()), current().requests.length);
   });
 
   it('reads the key from ANTHROPIC_API_KEY by default and names the variable when it is missing', async () => {

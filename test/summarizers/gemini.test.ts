@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { SummarizerCallError } from '../../src/summarizers';
 import { GENERATE, startGeminiServer, type GeminiReply } from '../support/gemini-server';
 import {
+  assertIncompleteTwice,
   chatRequest,
   finalStatusFailures,
   itClassifiesFailures,
@@ -95,11 +96,7 @@ describe('summarizers/gemini over HTTP (the real SDK)', () => {
       { kind: 'text', text: 'cut', finish: 'MAX_TOKENS' },
       { kind: 'text', text: 'cut', finish: 'SAFETY' }
     );
-    const res = await summarize()(chatRequest());
-    assert.equal(res.ok, false);
-    if (res.ok) return;
-    assert.equal(res.kind, 'incomplete');
-    assert.equal(current().requests.length, 2);
+    assertIncompleteTwice(await summarize()(chatRequest()), current().requests.length);
   });
 
   it('reads the key from GEMINI_API_KEY by default and names the variable when it is missing', async () => {

@@ -154,3 +154,12 @@ export function useProviderSummarizer<R>(
       ),
   };
 }
+
+/** Asserts a fold failed unfolded as `incomplete` after its two attempts, each one request. */
+export function assertIncompleteTwice(res: SummarizeResult, requests: number): void {
+  assert.equal(res.ok, false);
+  if (res.ok) return;
+  assert.equal(res.kind, 'incomplete');
+  assert.equal(res.attempts, 2);
+  assert.equal(requests, 2);
+}
