@@ -3,6 +3,7 @@
  * transcript's items (whose pairing `normalize` already worked out), so no second normalisation of the result is
  * needed.
  */
+import { answersOf } from '../messages/answers';
 import type { Item, Transcript } from '../messages/types';
 import type { FoldViolation } from './errors';
 import { foldOrder, type FoldLayout } from './layout';
@@ -32,23 +33,23 @@ export function checkFoldResult(input: { transcript: Transcript; plan: FoldLayou
   // Which calls have results, for the pending-call rule: `${itemIndex}:${callIndex}`.
   const answered = new Set<string>();
   for (const item of items) {
-    const a = item.answers;
-    if (!a) continue;
-    answered.add(`${a.itemIndex}:${a.callIndex}`);
-    const callPos = position.get(a.itemIndex);
-    const resultPos = position.get(item.index);
-    if ((callPos === undefined) !== (resultPos === undefined)) {
-      violations.push({
-        kind: 'call-split',
-        index: item.index,
-        message: `tool result ${item.index} (call ${a.callId}) is ${resultPos === undefined ? 'folded' : 'kept'} but its call at ${a.itemIndex} is ${callPos === undefined ? 'folded' : 'kept'}`,
-      });
-    } else if (callPos !== undefined && resultPos !== undefined && resultPos < callPos) {
-      violations.push({
-        kind: 'result-before-call',
-        index: item.index,
-        message: `tool result ${item.index} would come before its call at ${a.itemIndex}`,
-      });
+    for (const a of answersOf(item)) {
+      answered.add(`${a.itemIndex}:${a.callIndex}`);
+      const callPos = position.get(a.itemIndex);
+      const resultPos = position.get(item.index);
+      if ((callPos === undefined) !== (resultPos === undefined)) {
+        violations.push({
+          kind: 'call-split',
+          index: item.index,
+          message: `tool result ${item.index} (call ${a.callId}) is ${resultPos === undefined ? 'folded' : 'kept'} but its call at ${a.itemIndex} is ${callPos === undefined ? 'folded' : 'kept'}`,
+        });
+      } else if (callPos !== undefined && resultPos !== undefined && resultPos < callPos) {
+        violations.push({
+          kind: 'result-before-call',
+          index: item.index,
+          message: `tool result ${item.index} would come before its call at ${a.itemIndex}`,
+        });
+      }
     }
   }
 

@@ -5,6 +5,7 @@
  * recorded like any message, so it pairs and folds like any call and result; a pending call is never folded.
  */
 import { adapterFor } from './adapter-for-format';
+import { answeredCalls } from './answers';
 import { pairResults } from './pair';
 import type { Item, MessageFormat } from './types';
 
@@ -61,9 +62,7 @@ export function abandonedCallResults(
   const adapter = adapterFor(format);
   const items = messages.map((raw, i) => adapter.toItem(raw, i));
   pairResults(items, false);
-  const answered = new Set(
-    items.flatMap((it) => (it.answers ? [`${it.answers.itemIndex}:${it.answers.callIndex}`] : []))
-  );
+  const answered = answeredCalls(items);
   const out: AbandonedCallResult[] = [];
   for (const item of items) {
     const open = item.calls.filter((_, c) => !answered.has(`${item.index}:${c}`));

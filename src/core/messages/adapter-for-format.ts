@@ -1,5 +1,7 @@
 import type { FormatAdapter } from './format-adapter';
+import { aiSdkAdapter } from './ai-sdk';
 import { chatAdapter } from './chat';
+import { geminiAdapter } from './gemini';
 import { responsesAdapter } from './responses';
 import { typedMessagesAdapter } from './typed-messages';
 import { formatNamed, MESSAGE_FORMATS } from './format-name';
@@ -9,6 +11,8 @@ const ADAPTERS: Record<MessageFormat, FormatAdapter> = {
   chat: chatAdapter,
   responses: responsesAdapter,
   typed: typedMessagesAdapter,
+  gemini: geminiAdapter,
+  'ai-sdk': aiSdkAdapter,
 };
 
 /**

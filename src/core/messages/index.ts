@@ -5,6 +5,8 @@ export { SUMMARY_MARKER } from './summary-marker';
 export { chatAdapter, type ChatMessage } from './chat';
 export { responsesAdapter, type ResponsesItem } from './responses';
 export { typedMessagesAdapter, typedSummaryHeader, type TypedMessage } from './typed-messages';
+export { geminiAdapter, toGeminiRequest, type GeminiContent, type GeminiRequestContents } from './gemini';
+export { aiSdkAdapter, type AiSdkMessage } from './ai-sdk';
 export { adapterFor } from './adapter-for-format';
 export { detectFormat } from './detect';
 export { normalize, denormalize, pendingCalls } from './normalize';

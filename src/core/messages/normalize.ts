@@ -1,4 +1,5 @@
 import { adapterFor } from './adapter-for-format';
+import { answeredCalls } from './answers';
 import { detectFormat } from './detect';
 import { pairResults } from './pair';
 import type { MessageFormat, Transcript } from './types';
@@ -42,10 +43,7 @@ export function denormalize<Raw>(transcript: Transcript<Raw>): Raw[] {
  * Indices of calls that have no result in the transcript: `{itemIndex, callIndex}` pairs in order.
  */
 export function pendingCalls(transcript: Transcript): { itemIndex: number; callIndex: number }[] {
-  const answered = new Set<string>();
-  for (const item of transcript.items) {
-    if (item.answers) answered.add(`${item.answers.itemIndex}:${item.answers.callIndex}`);
-  }
+  const answered = answeredCalls(transcript.items);
   const pending: { itemIndex: number; callIndex: number }[] = [];
   for (const item of transcript.items) {
     item.calls.forEach((_, c) => {

@@ -5,6 +5,7 @@
  */
 import type { FormatAdapter } from './format-adapter';
 import { adapterFor } from './adapter-for-format';
+import { answeredCalls } from './answers';
 import { detectFormat } from './detect';
 import { pairResults } from './pair';
 import type { Item, MessageFormat } from './types';
@@ -80,9 +81,7 @@ function insertionPoint(items: readonly Item[], at: number, format: MessageForma
 export function prepareForSend(messages: readonly unknown[], options: SendOptions = {}): unknown[] {
   const adapter = adapterFor(options.format ?? detectFormat(messages));
   const items = readLenient(messages, adapter);
-  const answered = new Set(
-    items.flatMap((it) => (it.answers ? [`${it.answers.itemIndex}:${it.answers.callIndex}`] : []))
-  );
+  const answered = answeredCalls(items);
   const inserts = new Map<number, unknown[]>();
   for (const item of items) {
     item.calls.forEach((call, c) => {

@@ -6,10 +6,11 @@
  */
 
 /**
- * The three wire formats accepted. `chat` = OpenAI Chat Completions, `responses` = OpenAI Responses input items,
- * `typed` = typed messages `{id?, type, text, payload?, meta?}` (formerly named `'s0'`, see `format-name.ts`).
+ * The wire formats accepted. `chat` = OpenAI Chat Completions, `responses` = OpenAI Responses input items,
+ * `typed` = typed messages `{id?, type, text, payload?, meta?}` (formerly named `'s0'`, see `format-name.ts`),
+ * `gemini` = Gemini `contents` (see `gemini.ts`), `ai-sdk` = Vercel AI SDK `ModelMessage`s (see `ai-sdk.ts`).
  */
-export type MessageFormat = 'chat' | 'responses' | 'typed';
+export type MessageFormat = 'chat' | 'responses' | 'typed' | 'gemini' | 'ai-sdk';
 
 /**
  * What an item is to the planner.
@@ -33,6 +34,14 @@ export interface ToolCall {
   kind?: string;
 }
 
+/** The call a result answers: its id, where the call is, and the tool's name. */
+export interface CallAnswer {
+  callId: string;
+  itemIndex: number;
+  callIndex: number;
+  name: string;
+}
+
 /** One element of the caller's transcript, as the planner sees it. */
 export interface Item<Raw = unknown> {
   /** Position in the caller's array. */
@@ -46,9 +55,17 @@ export interface Item<Raw = unknown> {
    * For a tool result: the call it answers, paired by position and id (the nearest earlier unanswered call with that
    * id), never by id alone, because real sessions reuse ids.
    */
-  answers?: { callId: string; itemIndex: number; callIndex: number; name: string };
+  answers?: CallAnswer;
   /** For a tool result: the call id it carries as written (set by the adapter; `normalize` pairs it into `answers`). */
   resultFor?: string;
+  /**
+   * For an element holding several results (a Gemini turn of `functionResponse` parts, an AI SDK `tool` message):
+   * every call id it answers, in order; set instead of `resultFor`. Pairing puts the first in `answers`, the rest in
+   * `alsoAnswers` (read both with `answersOf`).
+   */
+  resultsFor?: string[];
+  /** The calls answered by `resultsFor` after the first. */
+  alsoAnswers?: CallAnswer[];
   /** Human-readable text of the item (prose, tool output, reasoning summary) for rendering and identifier mining. */
   text: string;
   /** The item's own id where the format has one (typed-message `id`, Responses item `id`). */

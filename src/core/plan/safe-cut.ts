@@ -6,6 +6,7 @@
  * - the last folded item is not a reasoning item (reasoning belongs to the item that follows it).
  * Instructions are never summarised: they are hoisted to the front whatever the cut (see `planFold`).
  */
+import { answersOf } from '../messages/answers';
 import type { Item } from '../messages/types';
 
 /**
@@ -18,10 +19,10 @@ export function safeCuts(items: readonly Item[]): boolean[] {
   const lastResult = new Map<number, number>();
   const answered = new Set<string>();
   for (const item of items) {
-    const a = item.answers;
-    if (!a) continue;
-    answered.add(`${a.itemIndex}:${a.callIndex}`);
-    lastResult.set(a.itemIndex, Math.max(lastResult.get(a.itemIndex) ?? a.itemIndex, item.index));
+    for (const a of answersOf(item)) {
+      answered.add(`${a.itemIndex}:${a.callIndex}`);
+      lastResult.set(a.itemIndex, Math.max(lastResult.get(a.itemIndex) ?? a.itemIndex, item.index));
+    }
   }
   // Difference array over cut positions: +1 where an unsafe range starts, -1 after it ends.
   const diff = new Array<number>(n + 2).fill(0);
@@ -69,7 +70,7 @@ export function cutGroups(items: readonly Item[]): number[] {
     if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
   };
   for (const item of items) {
-    if (item.answers) union(item.answers.itemIndex, item.index);
+    for (const a of answersOf(item)) union(a.itemIndex, item.index);
     if (item.role === 'reasoning' && item.index + 1 < items.length) union(item.index, item.index + 1);
   }
   return items.map((_, i) => find(i));
