@@ -12,7 +12,7 @@ import {
 } from '@temporalio/client';
 import type { FoldRecord } from '../core/fold/fold-record';
 import { prepareForSend } from '../core/messages/send';
-import type { Usage } from '../core/messages/types';
+import type { MessageFormat, Usage } from '../core/messages/types';
 import type { MessageFormatName } from '../core/messages/format-name';
 import {
   appendUpdate,
@@ -64,7 +64,7 @@ export interface ConversationClientOptions {
   settings?: SettingsPatch;
   limits?: Partial<RunLimits>;
   /**
-   * Wire format of a conversation this client creates (`chat`, `responses` or `typed` — `s0`, its former name, is read too; ignored when it exists).
+   * Wire format of a conversation this client creates (`chat`, `responses`, `typed`, `gemini` or `ai-sdk` — `s0`, the typed format's former name, is read too; ignored when it exists).
    * @default detected from the first messages; a conversation read as chat becomes Responses when Responses items
    *   arrive
    */
@@ -209,7 +209,10 @@ export class ConversationClient {
     const settings = await this.afterStored(() => this.settingsForSend());
     const whole = await this.afterStored(() => this.withOriginals(this.mirror));
     return {
-      messages: prepareForSend(whole, { unanswered: settings.unanswered }),
+      messages: prepareForSend(whole, {
+        unanswered: settings.unanswered,
+        ...(this.sendFormat ? { format: this.sendFormat } : {}),
+      }),
       version: result.version,
       tokens: result.tokens,
       budget: result.budget,
@@ -332,8 +335,18 @@ export class ConversationClient {
   }
 
   private cachedSettings: ConversationSettings | undefined;
+  /**
+   * The conversation's format, read with the settings, for send-time normalisation. A chat conversation may still
+   * become a Responses one, so chat is left to detection; every other format is fixed once stored, and Gemini and
+   * AI SDK contexts cannot be told from chat by detection alone (a summary's text part reads as chat).
+   */
+  private sendFormat: MessageFormat | undefined;
   private async settingsForSend(): Promise<ConversationSettings> {
-    this.cachedSettings ??= (await this.state()).settings;
+    if (!this.cachedSettings) {
+      const state = await this.state();
+      this.cachedSettings = state.settings;
+      this.sendFormat = state.format && state.format !== 'chat' ? state.format : undefined;
+    }
     return this.cachedSettings;
   }
 
