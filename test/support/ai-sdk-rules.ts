@@ -69,7 +69,10 @@ export function aiSdkRuleViolations(input: readonly unknown[], output: readonly 
   });
   // What is still open must be the conversation's own pending work, kept at the end.
   const lastIn = input[input.length - 1];
-  if ((openCalls.size > 0 || openApprovals.size > 0) && output[output.length - 1] !== lastIn) {
+  if (
+    (openCalls.size > 0 || openApprovals.size > 0) &&
+    JSON.stringify(output[output.length - 1]) !== JSON.stringify(lastIn)
+  ) {
     problems.push(`calls ${[...openCalls, ...openApprovals].join(', ')} are left without results`);
   }
   // Signed reasoning and provider options: byte for byte as given.

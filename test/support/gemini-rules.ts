@@ -87,7 +87,12 @@ export function geminiRuleViolations(input: readonly unknown[], output: readonly
   }
   // The conversation's pending calls stay, last.
   const lastIn = input[input.length - 1] as Content | undefined;
-  if (lastIn && lastIn.role === 'model' && calls(lastIn).length > 0 && output[output.length - 1] !== lastIn) {
+  if (
+    lastIn &&
+    lastIn.role === 'model' &&
+    calls(lastIn).length > 0 &&
+    JSON.stringify(output[output.length - 1]) !== JSON.stringify(lastIn)
+  ) {
     problems.push('the pending call turn is not kept last');
   }
   return problems;
