@@ -13,8 +13,8 @@ import {
 } from '@temporalio/client';
 import type { FoldRecord } from '../core/fold/fold-record';
 import { prepareForSend } from '../core/messages/send';
-import type { Usage } from '../core/messages/types';
-import { formatNamed, type MessageFormatName } from '../core/messages/format-name';
+import type { MessageFormat, Usage } from '../core/messages/types';
+import type { MessageFormatName } from '../core/messages/format-name';
 import {
   appendUpdate,
   clearUpdate,
@@ -66,7 +66,8 @@ export interface ConversationClientOptions {
   limits?: Partial<RunLimits>;
   /**
    * Wire format of a conversation this client creates (`chat`, `responses`, `typed` — `s0`, its former name, is read
-   * too — or `anthropic`; ignored when it exists). Also the format its contexts are prepared for sending in.
+   * too — `anthropic`, `gemini` or `ai-sdk`; ignored when it exists). Contexts are prepared for sending in the
+   * conversation's stored format.
    * @default detected from the first messages; a conversation read as chat becomes Responses when Responses items
    *   arrive
    */
@@ -213,7 +214,7 @@ export class ConversationClient {
     return {
       messages: prepareForSend(whole, {
         unanswered: settings.unanswered,
-        ...(this.options.format ? { format: formatNamed(this.options.format) } : {}),
+        ...(this.sendFormat ? { format: this.sendFormat } : {}),
       }),
       version: result.version,
       tokens: result.tokens,
@@ -337,8 +338,18 @@ export class ConversationClient {
   }
 
   private cachedSettings: ConversationSettings | undefined;
+  /**
+   * The conversation's format, read with the settings, for send-time normalisation. A chat conversation may still
+   * become a Responses one, so chat is left to detection; every other format is fixed once stored, and Gemini and
+   * AI SDK contexts cannot be told from chat by detection alone (a summary's text part reads as chat).
+   */
+  private sendFormat: MessageFormat | undefined;
   private async settingsForSend(): Promise<ConversationSettings> {
-    this.cachedSettings ??= (await this.state()).settings;
+    if (!this.cachedSettings) {
+      const state = await this.state();
+      this.cachedSettings = state.settings;
+      this.sendFormat = state.format && state.format !== 'chat' ? state.format : undefined;
+    }
     return this.cachedSettings;
   }
 
