@@ -14,8 +14,8 @@ import {
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { FoldRecord } from '../core/fold/fold-record';
 import { prepareForSend } from '../core/messages/send';
-import type { Usage } from '../core/messages/types';
-import { formatNamed, type MessageFormatName } from '../core/messages/format-name';
+import type { MessageFormat, Usage } from '../core/messages/types';
+import type { MessageFormatName } from '../core/messages/format-name';
 import {
   appendUpdate,
   clearUpdate,
@@ -76,7 +76,8 @@ export interface ConversationClientOptions {
   limits?: Partial<RunLimits>;
   /**
    * Wire format of a conversation this client creates (`chat`, `responses`, `typed` — `s0`, its former name, is read
-   * too — or `anthropic`; ignored when it exists). Also the format its contexts are prepared for sending in.
+   * too — `anthropic`, `gemini` or `ai-sdk`; ignored when it exists). Contexts are prepared for sending in the
+   * conversation's stored format.
    * @default detected from the first messages; a conversation read as chat becomes Responses when Responses items
    *   arrive
    */
@@ -234,7 +235,7 @@ export class ConversationClient {
       // The conversation's format is the caller's (see M).
       messages: prepareForSend(whole, {
         unanswered: settings.unanswered,
-        ...(this.options.format ? { format: formatNamed(this.options.format) } : {}),
+        ...(this.sendFormat ? { format: this.sendFormat } : {}),
       }) as M[],
       version: result.version,
       tokens: result.tokens,
@@ -373,8 +374,18 @@ export class ConversationClient {
   }
 
   private cachedSettings: ConversationSettings | undefined;
+  /**
+   * The conversation's format, read with the settings, for send-time normalisation. A chat conversation may still
+   * become a Responses one, so chat is left to detection; every other format is fixed once stored, and Gemini and
+   * AI SDK contexts cannot be told from chat by detection alone (a summary's text part reads as chat).
+   */
+  private sendFormat: MessageFormat | undefined;
   private async settingsForSend(deadline: number): Promise<ConversationSettings> {
-    this.cachedSettings ??= (await this.retrying(() => this.handle().query(stateQuery), deadline)).settings;
+    if (!this.cachedSettings) {
+      const state = await this.retrying(() => this.handle().query(stateQuery), deadline);
+      this.cachedSettings = state.settings;
+      this.sendFormat = state.format && state.format !== 'chat' ? state.format : undefined;
+    }
     return this.cachedSettings;
   }
 

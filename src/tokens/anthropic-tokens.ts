@@ -3,14 +3,11 @@
  * model's configured encoding (the counter's estimate, corrected by calibration); media are priced by Anthropic's
  * published rules, never by the text of their base64 data.
  */
+import { isObj, json, type Obj } from './json-values';
 import { imageSizeFromDataUrl } from './image-size';
 
 /** Counts the raw tokens of a text (no overhead). */
 type TextCount = (text: string) => number;
-type Obj = Record<string, unknown>;
-
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const json = (v: unknown): string => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''));
 
 /**
  * Anthropic's vision guide: an image costs about width × height / 750 tokens, after images whose long edge exceeds

@@ -1,5 +1,5 @@
 /**
- * Per-message pricing for the three wire formats. A message costs its envelope (cookbook §6: 3 per message, +1 per
+ * Per-message pricing for the wire formats (Gemini: `gemini-tokens.ts`, AI SDK: `ai-sdk-tokens.ts`). A message costs its envelope (cookbook §6: 3 per message, +1 per
  * `name`), its role's tokens, and the tokens of everything it carries: content text, tool-call names and arguments,
  * tool-result output, reasoning summaries, and, for what we do not model field by field, its rendered JSON (typed messages:
  * "leaving a field out is how a conversation overruns its window while the estimate says there is room").
@@ -7,7 +7,9 @@
 import { formatNamed } from '../core/messages/format-name';
 import type { MessageFormat } from '../core/messages/types';
 import { TokenInputError } from './errors';
+import { priceAiSdkMessage } from './ai-sdk-tokens';
 import { anthropicContentTokens } from './anthropic-tokens';
+import { priceGeminiContent } from './gemini-tokens';
 import { priceMediaPart } from './media-tokens';
 import { TOKENS_PER_MESSAGE, TOKENS_PER_NAME } from './wire-constants';
 
@@ -46,6 +48,10 @@ export function priceMessage(raw: unknown, format: MessageFormat, count: TextCou
       return priceTypedMessage(raw, count);
     case 'anthropic':
       return priceAnthropicMessage(raw, count);
+    case 'gemini':
+      return priceGeminiContent(raw, count);
+    case 'ai-sdk':
+      return priceAiSdkMessage(raw, count);
     default:
       throw new TokenInputError(`unknown message format '${String(format)}'`);
   }

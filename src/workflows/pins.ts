@@ -93,6 +93,7 @@ export function rulesElement(format: MessageFormat, rules: readonly string[]): u
   const text = rulesText(rules);
   if (format === 'responses') return { type: 'message', role: 'developer', content: text };
   if (format === 'typed') return { type: 'instructions', text };
+  if (format === 'gemini') return { role: 'system', parts: [{ text }] };
   return { role: 'system', content: text };
 }
 

@@ -42,7 +42,7 @@ describe('cli count', () => {
     await assert.rejects(runCount([path], capture()), CliUsageError);
     await assert.rejects(
       runCount(['--model', 'gpt-4o', '--format', 'xml', path], capture()),
-      /--format must be one of chat, responses, typed, anthropic, got 'xml'/
+      /--format must be one of chat, responses, typed, anthropic, gemini, ai-sdk, got 'xml'/
     );
     await assert.rejects(
       runCount(['--model', 'gpt-4o', file('bad.json', '[{"role":"user"}, 3]')], capture()),

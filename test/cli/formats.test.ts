@@ -96,7 +96,7 @@ describe('cli formats (--format, --tools)', () => {
     );
     await assert.rejects(
       runPlan(['--model', 'gpt-4o', '--budget', '100', '--format', 'gemini-ish', chatTranscript], capture()),
-      usage(/--format must be one of chat, responses, typed, anthropic, got 'gemini-ish'/)
+      usage(/--format must be one of chat, responses, typed, anthropic, gemini, ai-sdk, got 'gemini-ish'/)
     );
     await assert.rejects(
       runCount(

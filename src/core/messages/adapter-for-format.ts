@@ -1,6 +1,8 @@
 import type { FormatAdapter } from './format-adapter';
+import { aiSdkAdapter } from './ai-sdk';
 import { anthropicAdapter } from './anthropic';
 import { chatAdapter } from './chat';
+import { geminiAdapter } from './gemini';
 import { responsesAdapter } from './responses';
 import { typedMessagesAdapter } from './typed-messages';
 import { formatNamed, MESSAGE_FORMATS } from './format-name';
@@ -11,6 +13,8 @@ const ADAPTERS: Record<MessageFormat, FormatAdapter> = {
   responses: responsesAdapter,
   typed: typedMessagesAdapter,
   anthropic: anthropicAdapter,
+  gemini: geminiAdapter,
+  'ai-sdk': aiSdkAdapter,
 };
 
 /**

@@ -7,7 +7,8 @@
  * pass through untouched; blocks of a known type are checked for the fields the API requires.
  */
 import type { FormatAdapter } from './format-adapter';
-import { contentText, isMarkedSummary, markedSummaryText, notRunText, replaceContentText } from './text';
+import { resultIdFields } from './pair';
+import { contentText, isMarkedSummary, markedSummaryTextPart, notRunText, replaceContentText } from './text';
 import type { Item, ToolCall } from './types';
 import { TranscriptValidationError, describe, expectRecord, isRecord } from './validate';
 
@@ -229,8 +230,7 @@ export const anthropicAdapter: FormatAdapter<AnthropicMessage> = {
       return {
         ...base,
         role: 'tool',
-        resultFor: results[0],
-        ...(results.length > 1 ? { moreResultsFor: results.slice(1) } : {}),
+        ...resultIdFields(results),
         text: [...outputs, text].filter((t) => t !== '').join('\n'),
         noCutBefore: true,
       };
@@ -254,7 +254,7 @@ export const anthropicAdapter: FormatAdapter<AnthropicMessage> = {
   },
 
   summaryItem(text, meta) {
-    return { role: 'user', content: [{ type: 'text', text: markedSummaryText(text, meta) }] };
+    return markedSummaryTextPart(text, meta);
   },
 
   notRunResult(call) {

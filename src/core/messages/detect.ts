@@ -12,6 +12,45 @@ import { TranscriptValidationError, isRecord } from './validate';
 const TYPED_MESSAGE_TYPES = new Set(['user', 'bot', 'context', 'instructions', 'activity']);
 const RESPONSES_PART_TYPES = new Set(['input_text', 'output_text', 'input_image', 'input_file', 'refusal']);
 const CHAT_PART_TYPES = new Set(['image_url', 'input_audio']);
+/** Part types only the AI SDK uses (chat and Responses spell theirs with underscores; its image part has `image`). */
+const AI_SDK_PART_TYPES = new Set([
+  'tool-call',
+  'tool-result',
+  'tool-approval-request',
+  'tool-approval-response',
+  'reasoning',
+  'image',
+]);
+/** Fields only a Gemini part holds. */
+const GEMINI_PART_FIELDS = ['functionCall', 'functionResponse', 'inlineData', 'fileData', 'thoughtSignature'];
+
+/**
+ * Gemini or AI SDK evidence in an element with a role: top-level `parts` (Gemini, whose model role no other format
+ * has; a user content counts when a part holds a Gemini-only field or a type-less text), or an AI SDK part type or
+ * `providerOptions`. Read before the chat rules, since an AI SDK `tool` message has chat's role.
+ */
+function geminiOrAiSdkEvidence(el: Record<string, unknown>, role: string): FormatEvidence | undefined {
+  if (Array.isArray(el.parts) && el.content === undefined) {
+    if (role === 'model') return { format: 'gemini', shape: "a Gemini 'model' content" };
+    for (const p of el.parts) {
+      if (!isRecord(p) || p.type !== undefined) continue;
+      const field = GEMINI_PART_FIELDS.find((f) => p[f] !== undefined);
+      if (field) return { format: 'gemini', shape: `a '${role}' content with a Gemini '${field}' part` };
+      if (typeof p.text === 'string') return { format: 'gemini', shape: `a '${role}' content with a Gemini text part` };
+    }
+  }
+  if (isRecord(el.providerOptions))
+    return { format: 'ai-sdk', shape: `an AI SDK '${role}' message with 'providerOptions'` };
+  if (!Array.isArray(el.content)) return undefined;
+  for (const part of el.content) {
+    if (!isRecord(part) || isAnthropicBlock(part)) continue;
+    if (AI_SDK_PART_TYPES.has(part.type as string) && (part.type !== 'image' || part.image !== undefined))
+      return { format: 'ai-sdk', shape: `a '${role}' message with an AI SDK '${String(part.type)}' part` };
+    if (isRecord(part.providerOptions))
+      return { format: 'ai-sdk', shape: `a '${role}' message with an AI SDK part holding 'providerOptions'` };
+  }
+  return undefined;
+}
 
 /** A format's evidence in one element: the format, and the shape that decided it (for error messages). */
 export interface FormatEvidence {
@@ -39,6 +78,8 @@ export function formatEvidence(el: unknown): FormatEvidence | undefined {
     if (el.role === undefined && typeof el.text !== 'string') return is('responses', `a Responses '${type}' item`);
   }
   if (typeof el.role !== 'string') return undefined;
+  const other = geminiOrAiSdkEvidence(el, el.role);
+  if (other) return other;
   if (el.role === 'tool' || el.role === 'function') return is('chat', `a chat '${el.role}' message`);
   if (el.tool_calls !== undefined) return is('chat', "a chat message with 'tool_calls'");
   if (el.tool_call_id !== undefined) return is('chat', "a chat message with 'tool_call_id'");

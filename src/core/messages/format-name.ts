@@ -6,7 +6,14 @@
 import type { MessageFormat } from './types';
 
 /** The wire formats, by their current names. */
-export const MESSAGE_FORMATS: readonly MessageFormat[] = ['chat', 'responses', 'typed', 'anthropic'];
+export const MESSAGE_FORMATS: readonly MessageFormat[] = [
+  'chat',
+  'responses',
+  'typed',
+  'anthropic',
+  'gemini',
+  'ai-sdk',
+];
 
 /** The typed-message format's former name: read as `'typed'`, never written. */
 export const FORMER_TYPED_FORMAT_NAME = 's0';

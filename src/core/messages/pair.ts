@@ -95,3 +95,13 @@ export function answersOf(item: Item): Answer[] {
 export function answeredCalls(items: readonly Item[]): Set<string> {
   return new Set(items.flatMap((it) => answersOf(it).map((a) => `${a.itemIndex}:${a.callIndex}`)));
 }
+
+/**
+ * The pairing fields of an element holding the results with call ids `ids`, in order: the first in `resultFor`, the
+ * rest in `moreResultsFor` (set only when there are several).
+ * @returns no field for an empty list.
+ */
+export function resultIdFields(ids: readonly string[]): Pick<Item, 'resultFor' | 'moreResultsFor'> {
+  if (ids.length === 0) return {};
+  return ids.length > 1 ? { resultFor: ids[0], moreResultsFor: ids.slice(1) } : { resultFor: ids[0] };
+}

@@ -57,6 +57,11 @@ export function markedSummaryText(text: string, meta: SummaryMeta): string {
   return `${SUMMARY_MARKER}: ${meta.droppedCount} earlier item(s) folded]\n\n${text}`;
 }
 
+/** A summary as a user message of one text part (Anthropic, AI SDK). */
+export function markedSummaryTextPart(text: string, meta: SummaryMeta): { role: 'user'; content: unknown[] } {
+  return { role: 'user', content: [{ type: 'text', text: markedSummaryText(text, meta) }] };
+}
+
 /** True when a user message's text marks it as a summary this engine wrote. */
 export function isMarkedSummary(text: string): boolean {
   return text.startsWith(SUMMARY_MARKER);

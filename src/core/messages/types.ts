@@ -8,9 +8,10 @@
 /**
  * The wire formats accepted. `chat` = OpenAI Chat Completions, `responses` = OpenAI Responses input items,
  * `typed` = typed messages `{id?, type, text, payload?, meta?}` (formerly named `'s0'`, see `format-name.ts`),
- * `anthropic` = Anthropic Messages API messages (content blocks; see `anthropic.ts` and docs/formats.md).
+ * `anthropic` = Anthropic Messages API messages (content blocks; see `anthropic.ts` and docs/formats.md),
+ * `gemini` = Gemini `contents` (see `gemini.ts`), `ai-sdk` = Vercel AI SDK `ModelMessage`s (see `ai-sdk.ts`).
  */
-export type MessageFormat = 'chat' | 'responses' | 'typed' | 'anthropic';
+export type MessageFormat = 'chat' | 'responses' | 'typed' | 'anthropic' | 'gemini' | 'ai-sdk';
 
 /**
  * What an item is to the planner.
@@ -59,8 +60,9 @@ export interface Item<Raw = unknown> {
   /** For a tool result: the call id it carries as written (set by the adapter; `normalize` pairs it into `answers`). */
   resultFor?: string;
   /**
-   * For an element answering several calls (an Anthropic user turn holding several `tool_result` blocks): the call ids
-   * after the first (which is `resultFor`), in order. Pairing puts their calls in `moreAnswers`.
+   * For an element answering several calls (an Anthropic user turn holding several `tool_result` blocks, a Gemini
+   * turn of `functionResponse` parts, an AI SDK `tool` message): the call ids after the first (which is `resultFor`),
+   * in order. Pairing puts their calls in `moreAnswers`. Adapters set both with `resultIdFields` (`pair.ts`).
    */
   moreResultsFor?: string[];
   /** The calls answered by `moreResultsFor`, as `answers` is for `resultFor` (see `answersOf` in `pair.ts`). */

@@ -60,6 +60,8 @@ export function clipItem(
   const cutTokens = Math.round(cutChars / charsPerToken);
   const clipped = text.slice(0, headEnd) + clipMarker(cutChars, cutTokens, archiveRef) + text.slice(tailStart);
   const raw = item.role === 'tool' ? adapter.withToolOutput(item.raw, clipped) : adapter.withText(item.raw, clipped);
+  // An adapter hands back the element itself when it must not be edited (a turn whose reasoning the provider signs).
+  if (raw === item.raw) return undefined;
   return { index: item.index, raw, cutChars, cutTokens, archiveRef };
 }
 

@@ -1,3 +1,4 @@
+import { answersOf } from '../messages/pair';
 import type { Item } from '../messages/types';
 import type { ItemSelector } from './options';
 
@@ -13,7 +14,7 @@ export function matchesSelector(item: Item, selector: ItemSelector | undefined):
   const tools = selector.tools;
   if (tools && tools.length > 0) {
     if (item.calls.some((c) => tools.includes(c.name))) return true;
-    if (item.answers && tools.includes(item.answers.name)) return true;
+    if (answersOf(item).some((a) => tools.includes(a.name))) return true;
   }
   return false;
 }

@@ -24,7 +24,7 @@ const typed = [
 
 describe("message format names ('s0' is the typed format's former name)", () => {
   it('names every format by its current name and reads the former one', () => {
-    assert.deepEqual(MESSAGE_FORMATS, ['chat', 'responses', 'typed', 'anthropic']);
+    assert.deepEqual(MESSAGE_FORMATS, ['chat', 'responses', 'typed', 'anthropic', 'gemini', 'ai-sdk']);
     for (const f of MESSAGE_FORMATS) assert.equal(formatNamed(f), f);
     assert.equal(formatNamed('s0'), 'typed');
     for (const bad of ['xml', 'S0', '', null, undefined, 0, {}]) assert.equal(formatNamed(bad), undefined);
@@ -32,7 +32,10 @@ describe("message format names ('s0' is the typed format's former name)", () => 
     assert.equal(currentFormatName('chat'), 'chat');
     assert.equal(currentFormatName(null), null);
     assert.equal(formatProblem('s0'), undefined);
-    assert.match(formatProblem('xml')!, /format must be one of chat, responses, typed, anthropic, got "xml"/);
+    assert.match(
+      formatProblem('xml')!,
+      /format must be one of chat, responses, typed, anthropic, gemini, ai-sdk, got "xml"/
+    );
   });
 
   it('reads typed messages under either name the same way (adapter, normalise, pricing)', () => {
@@ -44,7 +47,7 @@ describe("message format names ('s0' is the typed format's former name)", () => 
     assert.deepEqual(counter.countMessages(typed, former), counter.countMessages(typed, 'typed'));
     assert.throws(
       () => adapterFor('xml' as MessageFormat),
-      /unknown message format 'xml' \(known: chat, responses, typed, anthropic\)/
+      /unknown message format 'xml' \(known: chat, responses, typed, anthropic, gemini, ai-sdk\)/
     );
   });
 

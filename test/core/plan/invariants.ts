@@ -20,10 +20,12 @@ export function planProblems(t: Transcript, p: FoldPlan): string[] {
     problems.push('instructions/pinned/tail/dropped do not partition the items');
   const answered = new Set<string>();
   for (const it of t.items) {
-    if (!it.answers) continue;
-    answered.add(`${it.answers.itemIndex}:${it.answers.callIndex}`);
-    if (kept.has(it.index) !== kept.has(it.answers.itemIndex))
-      problems.push(`result ${it.index} and its call ${it.answers.itemIndex} are split`);
+    // An element may answer several calls (Anthropic, Gemini, AI SDK): every one of them counts.
+    for (const a of [...(it.answers ? [it.answers] : []), ...(it.moreAnswers ?? [])]) {
+      answered.add(`${a.itemIndex}:${a.callIndex}`);
+      if (kept.has(it.index) !== kept.has(a.itemIndex))
+        problems.push(`result ${it.index} and its call ${a.itemIndex} are split`);
+    }
   }
   for (const it of t.items) {
     if (!kept.has(it.index) && it.calls.some((_, c) => !answered.has(`${it.index}:${c}`)))
