@@ -77,6 +77,7 @@ const PROVIDER_BASE_URL: Record<Exclude<SummarizerMode, 'extractive'>, string> =
   responses: 'https://api.openai.com/v1',
   compact: 'https://api.openai.com/v1',
   anthropic: 'https://api.anthropic.com',
+  'anthropic-compact': 'https://api.anthropic.com',
   gemini: 'https://generativelanguage.googleapis.com',
 };
 

@@ -199,9 +199,9 @@ export const schema = {
     mode: {
       type: 'enum',
       default: 'extractive',
-      values: ['extractive', 'chat', 'responses', 'compact', 'anthropic', 'gemini'],
+      values: ['extractive', 'chat', 'responses', 'compact', 'anthropic', 'anthropic-compact', 'gemini'],
       env: 'SUMMARIZER_MODE',
-      doc: 'extractive = offline digest; chat, responses, compact: an OpenAI-compatible API; anthropic; gemini',
+      doc: 'extractive = offline digest; chat, responses, compact: an OpenAI-compatible API; anthropic, anthropic-compact; gemini',
     },
     model: { type: 'string', default: 'gpt-4o-mini', env: 'SUMMARIZER_MODEL', doc: 'model that writes summaries' },
     baseURL: {

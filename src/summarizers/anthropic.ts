@@ -13,7 +13,7 @@ import { renderedInput } from './rendered-input';
 import type { SummarizeContext, SummarizeRequest, SummarizerConfig } from './types';
 
 /** The stop reasons that mean the summary is not whole. */
-const INCOMPLETE = new Set(['max_tokens', 'refusal', 'model_context_window_exceeded']);
+export const INCOMPLETE: ReadonlySet<string> = new Set(['max_tokens', 'refusal', 'model_context_window_exceeded']);
 
 /**
  * Builds the client of one call: no client-side retries (Temporal's retry policy owns them) and a request timeout.

@@ -12,6 +12,7 @@ export const DEFAULT_API_KEY_ENV = 'OPENAI_API_KEY';
 /** Default environment variable for the key, per provider: each SDK's own convention. */
 const KEY_ENV_OF_MODE: Partial<Record<SummarizerMode, string>> = {
   anthropic: 'ANTHROPIC_API_KEY',
+  'anthropic-compact': 'ANTHROPIC_API_KEY',
   gemini: 'GEMINI_API_KEY',
 };
 

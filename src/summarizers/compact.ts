@@ -4,7 +4,7 @@
  */
 import type OpenAI from 'openai';
 import { contentText } from '../core/messages/text';
-import type { Transcript } from '../core/messages/types';
+import type { MessageFormat, Transcript } from '../core/messages/types';
 import { SummarizerConfigError } from './classify-error';
 import type { Candidate } from './attempt-loop';
 import { responsesUsage } from './usage';
@@ -44,16 +44,20 @@ export async function compactAttempt(
   return {
     text: readable,
     items: output,
-    summaryTokens: measure(output, counter),
+    summaryTokens: measureItems(output, counter, 'responses'),
     ...(usage ? { usage } : {}),
     ...(res.id ? { responseId: res.id } : {}),
     outputTypes: output.map((o) => (typeof o.type === 'string' ? o.type : 'message')),
   };
 }
 
-function measure(output: Record<string, unknown>[], counter: TextCounter): number {
+/**
+ * Prices spliced-in items with the conversation's counter.
+ * @returns their tokens; by their JSON (4 characters a token) when the counter cannot read them
+ */
+export function measureItems(output: unknown[], counter: TextCounter, format: MessageFormat): number {
   try {
-    return counter.countMessages(output, 'responses').reduce((a, b) => a + b, 0);
+    return counter.countMessages(output, format).reduce((a, b) => a + b, 0);
   } catch {
     // An item the counter cannot read (a new output type): price it by its JSON, 4 characters a token.
     return Math.ceil(JSON.stringify(output).length / 4);

@@ -9,6 +9,7 @@ import { readApiKey } from './api-key';
 import { chatAttempt } from './chat';
 import { classifyError } from './classify-error';
 import { createClient } from './client';
+import { anthropicCompactAttempt } from './anthropic-compact';
 import { compactAttempt } from './compact';
 import { extractiveAttempt } from './extractive';
 import { createGeminiClient, geminiAttempt } from './gemini';
@@ -92,6 +93,9 @@ function modelAttempt(
       return () => compactAttempt(createClient(config, apiKey), config, req, transcript, counter, ctx);
     case 'anthropic':
       return () => anthropicAttempt(createAnthropicClient(config, apiKey), config, req, transcript, ctx);
+    case 'anthropic-compact':
+      return () =>
+        anthropicCompactAttempt(createAnthropicClient(config, apiKey), config, req, transcript, counter, ctx);
     case 'gemini':
       return () => geminiAttempt(createGeminiClient(config, apiKey), config, req, transcript, ctx);
   }

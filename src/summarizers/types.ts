@@ -10,9 +10,10 @@ import type { MessageFormat, Usage } from '../core/messages/types';
 
 /**
  * The summarizer modes. `extractive` needs no network and is the default; `chat`, `responses` and `compact` call an
- * OpenAI-compatible API, `anthropic` the Anthropic Messages API, `gemini` the Gemini API.
+ * OpenAI-compatible API, `anthropic` and `anthropic-compact` the Anthropic Messages API, `gemini` the Gemini API.
  */
-export type SummarizerMode = 'extractive' | 'chat' | 'responses' | 'compact' | 'anthropic' | 'gemini';
+export type SummarizerMode =
+  'extractive' | 'chat' | 'responses' | 'compact' | 'anthropic' | 'anthropic-compact' | 'gemini';
 
 /** Options of the extractive digest, in tokens. */
 export interface ExtractiveOptions {
@@ -51,7 +52,7 @@ export interface SummarizerConfig {
   baseURL?: string;
   /**
    * Environment variable holding the API key.
-   * @default 'OPENAI_API_KEY'; 'ANTHROPIC_API_KEY' for `anthropic`; 'GEMINI_API_KEY' for `gemini`
+   * @default 'OPENAI_API_KEY'; 'ANTHROPIC_API_KEY' for `anthropic` and `anthropic-compact`; 'GEMINI_API_KEY' for `gemini`
    */
   apiKeyEnv?: string;
   /** File holding the API key (read at call time, trimmed); wins over `apiKeyEnv` when set. */
