@@ -147,13 +147,16 @@ export function fitLedger(ledger: StateLedger, options: FitLedgerOptions): Fitte
   };
   const byTier = (tier: number): number[] =>
     ledger.entries.map((_, i) => i).filter((i) => kept[i] && entryTier(ledger.entries[i]!) === tier);
+  // The task's share caps its text, not the section heading around it.
+  const headingCost = ledger.task ? count(renderTask({ ...ledger.task, text: '' })) : 0;
   const growTask = (capTokens: number): void => {
     if (!ledger.task || taskLost) return;
-    const room = Math.min(capTokens, maxTokens - total() + taskCost);
+    const room = maxTokens - total() + taskCost;
+    const textRoom = Math.min(capTokens, room - headingCost);
     // Characters from tokens, checked by counting: ~3 characters a token is pessimistic for prose.
-    for (let chars = Math.max(taskChars, room * 4); chars > taskChars; chars = Math.floor(chars * 0.8)) {
+    for (let chars = Math.max(taskChars, textRoom * 4); chars > taskChars; chars = Math.floor(chars * 0.8)) {
       const c = count(taskText(chars)) + 2;
-      if (c <= room) {
+      if (c <= room && c - headingCost <= capTokens) {
         taskChars = chars;
         taskCost = c;
         return;
