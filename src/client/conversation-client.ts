@@ -454,7 +454,10 @@ export class ConversationClient {
     try {
       return await this.handle().executeUpdate(append.update, { args: [append.input], updateId: append.updateId });
     } catch (err) {
-      if (err instanceof WorkflowNotFoundError) await this.runningOrAbsent();
+      // A closed conversation: update-with-start gets the server's refusal, which names it closed.
+      if (err instanceof WorkflowNotFoundError && (await this.runningOrAbsent()) === 'completed') {
+        return this.updateWithStart(append);
+      }
       throw err;
     }
   }
@@ -546,10 +549,11 @@ export class ConversationClient {
 
   /**
    * Whether this call's retry may start the conversation: only when it does not exist yet.
-   * @returns 'running' when its latest run is running, 'absent' when there is none.
-   * @throws ConversationRunEnded when the latest run ended (closed, terminated, failed) while the call was retried.
+   * @returns 'running' when its latest run is running, 'absent' when there is none, 'completed' when it was closed.
+   * @throws ConversationRunEnded when the latest run ended otherwise (terminated, failed, timed out) while the call
+   *   was retried.
    */
-  private async runningOrAbsent(): Promise<'running' | 'absent'> {
+  private async runningOrAbsent(): Promise<'running' | 'absent' | 'completed'> {
     let status: string;
     try {
       status = (await this.handle().describe()).status.name;
@@ -558,6 +562,8 @@ export class ConversationClient {
       throw err;
     }
     if (status === 'RUNNING') return 'running';
+    // `close` is the only way a conversation's workflow completes; starting it again is refused by the reuse policy.
+    if (status === 'COMPLETED') return 'completed';
     throw new ConversationRunEnded(
       `the conversation's run ended (${status}) while this call was being retried; it was not started again`
     );
