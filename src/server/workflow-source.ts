@@ -6,7 +6,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DataConverter } from '@temporalio/common';
-import { workflowInterceptorModules } from '../workflows/interceptor-modules';
 
 /** The prebuilt bundles' file names in dist/: one without and one with the encrypting failure converter. */
 export const WORKFLOW_BUNDLE_FILES = {
@@ -40,6 +39,11 @@ export const runningFromSources = __filename.endsWith('.ts');
  */
 export function workflowSource(dataConverter: DataConverter = {}): WorkflowSource {
   if (runningFromSources) {
+    // Loaded only here: a compiled worker takes its interceptors from the bundle, and its dist/ may hold no sources.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { workflowInterceptorModules } = require('../workflows/interceptor-modules') as {
+      workflowInterceptorModules: string[];
+    };
     return {
       workflowsPath: require.resolve('../workflows'),
       interceptors: { workflowModules: workflowInterceptorModules },

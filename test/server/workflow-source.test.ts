@@ -21,9 +21,10 @@ describe('workflowSource: the prebuilt bundle when compiled, the sources in deve
     await ensureBuilt();
   });
 
-  it('from src/ (tsx): the workflows module, bundled by the SDK at start', () => {
+  it('from src/ (tsx): the workflows module, bundled by the SDK at start with the workflow interceptors', () => {
     assert.deepEqual(sourceModule.workflowSource({}), {
       workflowsPath: resolve(repoRoot, 'src', 'workflows', 'index.ts'),
+      interceptors: { workflowModules: [resolve(repoRoot, 'src', 'workflows', 'oversized-updates.ts')] },
     });
   });
 
