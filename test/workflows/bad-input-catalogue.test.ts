@@ -889,10 +889,17 @@ describe('bad-input catalogue: oversized updates, forged start state, start prof
       const item = { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] };
       const f = await failureOf(handle.executeUpdate('prepare', { args: [{ messages: [user('ok'), item] }] }));
       assert.equal(f.type, 'InvalidAppend', f.message);
-      assert.match(f.message, /message 1 has type "message", which a chat message cannot have/);
+      // Refused by the format check, which names the element and both formats.
+      assert.match(
+        f.message,
+        /message 1 of this append: a Responses 'message' item is 'responses' input, but the transcript's format is 'chat'/
+      );
       const part = { role: 'user', content: [{ type: 'input_text', text: 'hi' }] };
       const g = await failureOf(handle.executeUpdate('prepare', { args: [{ messages: [part] }] }));
-      assert.match(g.message, /message 0 has a content part of type 'input_text'/);
+      assert.match(
+        g.message,
+        /message 0 of this append: a 'user' message with a 'input_text' part is 'responses' input/
+      );
       await assert.rejects(
         conv.prepare([item]),
         (e: unknown) => e instanceof ConversationUpdateError && e.type === 'InvalidAppend' && e.stored === false
