@@ -7,8 +7,8 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Transcript } from '../core/messages/types';
 import { INCOMPLETE, anthropicUsage } from './anthropic';
+import { requireFormat } from './require-format';
 import type { Candidate } from './attempt-loop';
-import { SummarizerConfigError } from './classify-error';
 import { measureItems } from './compact';
 import { requiredOutputTokens } from './limits';
 import type { SummarizeContext, SummarizeRequest, SummarizerConfig, TextCounter } from './types';
@@ -33,11 +33,12 @@ export async function anthropicCompactAttempt(
   counter: TextCounter,
   ctx: SummarizeContext
 ): Promise<Candidate> {
-  if (transcript.format !== 'anthropic') {
-    throw new SummarizerConfigError(
-      `anthropic-compact mode needs an Anthropic transcript (its compaction block has no ${transcript.format} form)`
-    );
-  }
+  requireFormat(
+    transcript,
+    'anthropic',
+    'anthropic-compact mode needs an Anthropic transcript',
+    'its compaction block'
+  );
   const system = req.systemPrompt && config.shareSystemPrompt !== false ? req.systemPrompt : undefined;
   // The profile's extra instructions are not sent: the API's `instructions` would replace its own prompt, not add.
   const body = {

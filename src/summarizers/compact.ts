@@ -5,7 +5,7 @@
 import type OpenAI from 'openai';
 import { contentText } from '../core/messages/text';
 import type { MessageFormat, Transcript } from '../core/messages/types';
-import { SummarizerConfigError } from './classify-error';
+import { requireFormat } from './require-format';
 import type { Candidate } from './attempt-loop';
 import { responsesUsage } from './usage';
 import type { SummarizeContext, SummarizeRequest, SummarizerConfig, TextCounter } from './types';
@@ -24,11 +24,7 @@ export async function compactAttempt(
   counter: TextCounter,
   ctx: SummarizeContext
 ): Promise<Candidate> {
-  if (transcript.format !== 'responses') {
-    throw new SummarizerConfigError(
-      `compact mode needs a Responses transcript (its compaction item has no ${transcript.format} form)`
-    );
-  }
+  requireFormat(transcript, 'responses', 'compact mode needs a Responses transcript', 'its compaction item');
   const body = {
     model: config.model ?? req.model,
     input: transcript.items.filter((i) => i.role !== 'instructions').map((i) => i.raw),
