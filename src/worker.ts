@@ -2,7 +2,7 @@
  * The worker process: loads the configuration, connects to Temporal (the configured cluster, or the embedded dev
  * server it starts or reuses), and polls the task queue until Ctrl-C / SIGTERM, then stops the server it started.
  */
-import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { NativeConnection, Runtime } from '@temporalio/worker';
 import { createActivities } from './activities';
 import { ArchiveConfigError, type ConversationArchive } from './archive/archive';
 import { openArchive } from './archive/open-archive';
@@ -16,9 +16,8 @@ import type { Config } from './config/schema';
 import { StructuredLogger, type ConfiguredLogLevel } from './logging/json-logger';
 import { ConversationMetrics } from './metrics/conversation-metrics';
 import { serveMetrics, type MetricsServer } from './metrics/server';
-import { conversationSinks } from './metrics/sinks';
 import { ensureDevServer, type DevServerHandle } from './server/dev-server';
-import { workflowSource } from './server/workflow-source';
+import { createConversationWorker } from './server/conversation-worker';
 import type { SummarizerProfiles } from './summarizers/profiles';
 import { ensureSearchAttributes, type SearchAttributesStatus } from './visibility/register';
 
@@ -110,11 +109,10 @@ async function runWithArchive(
       const metrics = config.metrics.port > 0 ? new ConversationMetrics() : undefined;
       if (metrics) metricsServer = await serveMetrics(metrics.registry, config.metrics.host, config.metrics.port);
       const providerCounts = providerCountsFromConfig(config);
-      const worker = await Worker.create({
+      const worker = await createConversationWorker({
         connection,
         namespace: config.temporal.namespace,
         taskQueue: config.temporal.taskQueue,
-        ...workflowSource(dataConverter),
         dataConverter,
         activities: createActivities({
           archive,
@@ -123,17 +121,9 @@ async function runWithArchive(
           ...(metrics ? { metrics } : {}),
           ...(providerCounts ? { providerCounts } : {}),
         }),
-        sinks: conversationSinks(metrics),
-        maxCachedWorkflows: config.worker.maxCachedWorkflows,
-        maxConcurrentWorkflowTaskExecutions: config.worker.maxConcurrentWorkflowTaskExecutions,
-        maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivityTaskExecutions,
-        maxConcurrentLocalActivityExecutions: config.worker.maxConcurrentLocalActivityExecutions,
-        // Heartbeats reach the server within this, so a summarize heartbeat timeout of a few seconds holds.
-        maxHeartbeatThrottleInterval: config.worker.heartbeatThrottleMs,
-        workflowThreadPoolSize: config.worker.workflowThreads,
-        stickyQueueScheduleToStartTimeout: config.worker.stickyScheduleToStartMs,
+        tuning: config.worker,
+        ...(metrics ? { metrics } : {}),
       });
-      metrics?.setCachedSource(() => worker.getStatus().numCachedWorkflows);
       const { temporalPort, host } = config.metrics;
       options.onReady?.({
         address,

@@ -6,10 +6,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities } from '../../src/activities';
 import type { ConversationArchive } from '../../src/archive/archive';
 import { SqliteArchive } from '../../src/archive/sqlite-archive';
+import { createConversationWorker } from '../../src/server/conversation-worker';
 import { sharedTestEnv } from '../../test/support/temporal';
 import { benchActivities } from './activities';
 
@@ -46,11 +47,11 @@ export async function withBenchWorkers<T>(
   const taskQueues = archives.map(() => `bench-${process.pid}-${++queues}`);
   const workers = await Promise.all(
     archives.map((archive, i) =>
-      Worker.create({
+      createConversationWorker({
         connection: env.nativeConnection,
         namespace: env.namespace ?? 'default',
         taskQueue: taskQueues[i]!,
-        workflowBundle,
+        workflows: { workflowBundle },
         activities: { ...createActivities({ archive }), ...benchActivities },
       })
     )

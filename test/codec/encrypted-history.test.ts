@@ -13,12 +13,12 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { bundleWorkflowCode, Worker } from '@temporalio/worker';
+import { bundleWorkflowCode } from '@temporalio/worker';
 import { createActivities } from '../../src/activities';
 import { SqliteArchive } from '../../src/archive/sqlite-archive';
 import { ConversationClient } from '../../src/client/conversation-client';
 import { dataConverterFromConfig, FAILURE_CONVERTER_PATH } from '../../src/codec/data-converter';
-import { conversationSinks } from '../../src/metrics/sinks';
+import { createConversationWorker } from '../../src/server/conversation-worker';
 import { corpusConversation } from '../support/corpus';
 import { startCodecServerProcess } from '../support/codec';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';
@@ -61,16 +61,17 @@ describe('encrypted payloads (AES-256-GCM codec)', function () {
     const dataConverter = dataConverterFromConfig({ codec: codecSettings }, { DC_CODEC_KEYS: keys });
     const taskQueue = `codec-${process.pid}-${Date.now()}`;
     const archive = SqliteArchive.open({ path: join(mkdtempSync(join(tmpdir(), 'dc-codec-')), 'archive.sqlite') });
-    const worker = await Worker.create({
+    const worker = await createConversationWorker({
       connection: testEnv.nativeConnection,
       namespace: 'default',
       taskQueue,
-      workflowBundle: await bundleWorkflowCode({
-        workflowsPath: require.resolve('../support/workflows'),
-        failureConverterPath: FAILURE_CONVERTER_PATH,
-        logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} },
-      }),
-      sinks: conversationSinks(),
+      workflows: {
+        workflowBundle: await bundleWorkflowCode({
+          workflowsPath: require.resolve('../support/workflows'),
+          failureConverterPath: FAILURE_CONVERTER_PATH,
+          logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} },
+        }),
+      },
       activities: createActivities({
         archive,
         profiles: testProfiles(server.baseURL),

@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { assertNoTaskFailures } from './task-failures';
-import { conversationSinks } from '../../src/metrics/sinks';
+import { createConversationWorker } from '../../src/server/conversation-worker';
 import { devServerSearchAttributeArgs } from '../../src/visibility/search-attributes';
 import { workflowInterceptorModules } from '../../src/workflows/interceptor-modules';
 
@@ -87,23 +87,29 @@ const quietLogger = { trace() {}, debug() {}, info() {}, warn() {}, error: conso
 
 let queues = 0;
 
+/** What a test's worker runs: the activities (default none), and a task queue of its own unless given. */
+export interface TestWorkerOptions {
+  activities?: object;
+  taskQueue?: string;
+}
+
 /**
- * Runs `fn` while a worker polls a fresh task queue on the shared server, then shuts the worker down.
+ * Runs `fn` while a worker built by the production factory polls a fresh task queue on the shared server, then shuts
+ * the worker down.
  * @returns what `fn` returns.
  */
 export async function withWorker<T>(
-  options: Partial<WorkerOptions>,
+  options: TestWorkerOptions,
   fn: (ctx: { env: TestWorkflowEnvironment; taskQueue: string }) => Promise<T>
 ): Promise<T> {
   const testEnv = await sharedTestEnv();
   const taskQueue = options.taskQueue ?? `test-${process.pid}-${++queues}`;
-  const worker = await Worker.create({
+  const worker = await createConversationWorker({
     connection: testEnv.nativeConnection,
     namespace: testEnv.namespace ?? 'default',
-    workflowBundle: await workflowBundle(),
-    sinks: conversationSinks(),
-    ...options,
     taskQueue,
+    workflows: { workflowBundle: await workflowBundle() },
+    activities: options.activities ?? {},
   });
   return worker.runUntil(fn({ env: testEnv, taskQueue }));
 }
