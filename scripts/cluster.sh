@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A self-hosted Temporal cluster on this machine, for the chaos suite and as the recipe docs/production.md describes:
+# A self-hosted Temporal cluster on this machine, for the chaos suite and as the recipe docs/operations.md describes:
 # the Temporal server (history, matching, frontend and worker services, each its own process) on PostgreSQL, a second
 # PostgreSQL for the conversation archive, and worker "hosts": network namespaces, each joined to this host by its own
 # links, so a host can be cut off from the frontend or from the archive while the others keep both.
@@ -17,7 +17,7 @@
 # model server on 198.18.0.1, the archive's PostgreSQL on 198.18.0.2, Temporal's on 198.18.0.3, all on this host's
 # loopback device. Host N is the namespace dc-hostN with three veth links: `fe` (to the frontend), `db` (to the
 # archive) and `net` (everything else). A cut sets this side of the link down: the namespace's packets are dropped
-# without an error, as on a real partition (the kernel has no packet filter actions here; see docs/production.md).
+# without an error, as on a real partition (the kernel has no packet filter actions here; see docs/operations.md).
 #
 # Environment: DC_CLUSTER_DIR (state, logs, PID files; default $TMPDIR/dc-cluster), DC_CLUSTER_HOSTS (worker hosts,
 # default 3), DC_TEMPORAL_SERVER_CACHE (binaries and Go caches, default ~/.cache/durable-compaction/temporal-server,

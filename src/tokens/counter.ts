@@ -1,5 +1,5 @@
 /**
- * `createTokenCounter`: the TokenCounter of docs/architecture.md for one model.
+ * `createTokenCounter`: the TokenCounter of docs/tokens.md for one model.
  */
 import type { MessageFormat } from '../core/messages/types';
 import { countText } from './count-text';
@@ -10,7 +10,7 @@ import { priceMessage } from './message-tokens';
 import { priceTools } from './tool-tokens';
 import { REPLY_PRIMING, TOOL_CONSTANTS_CL100K, TOOL_CONSTANTS_O200K } from './wire-constants';
 
-/** Counts tokens for one model (docs/architecture.md, "Token counting"). */
+/** Counts tokens for one model (docs/tokens.md). */
 export interface TokenCounter {
   encoding: EncodingName;
   /** False when the model's vocabulary is not shipped and counts are o200k_base × safety factor. */

@@ -2,7 +2,7 @@
  * An example agent loop that embeds the {@link Compactor}: it appends scripted messages to its transcript, asks the
  * compactor for the context before each (simulated) model call, appends the reply, and continues-as-new every
  * `turnsPerRun` turns carrying its transcript and `compactor.state()`. A real agent would call its model in an
- * activity where this one writes a canned reply. The tests drive it; docs/compactor.md walks through it.
+ * activity where this one writes a canned reply. The tests drive it; docs/client.md walks through it.
  */
 import { continueAsNew } from '@temporalio/workflow';
 import type { FoldRecord } from '../core/fold/fold-record';

@@ -88,9 +88,9 @@ describe('summarizer profiles in temporal.yaml', () => {
   });
 });
 
-describe("docs/security.md's profile example", () => {
+describe("docs/summarizers.md's profile example", () => {
   it('loads as written and serves the profiles it describes', () => {
-    const doc = readFileSync(join(__dirname, '..', '..', 'docs', 'security.md'), 'utf8');
+    const doc = readFileSync(join(__dirname, '..', '..', 'docs', 'summarizers.md'), 'utf8');
     const section = doc.slice(doc.indexOf('## Summarizer profiles'));
     const yaml = /```yaml\n([\s\S]*?)```/.exec(section)?.[1];
     assert.ok(yaml, 'a yaml block in the profiles section');

@@ -8,7 +8,7 @@
 /**
  * The wire formats accepted. `chat` = OpenAI Chat Completions, `responses` = OpenAI Responses input items,
  * `typed` = typed messages `{id?, type, text, payload?, meta?}` (formerly named `'s0'`, see `format-name.ts`),
- * `anthropic` = Anthropic Messages API messages (content blocks; see `anthropic.ts` and docs/formats.md),
+ * `anthropic` = Anthropic Messages API messages (content blocks; see `anthropic.ts` and docs/protocol.md),
  * `gemini` = Gemini `contents` (see `gemini.ts`), `ai-sdk` = Vercel AI SDK `ModelMessage`s (see `ai-sdk.ts`).
  */
 export type MessageFormat = 'chat' | 'responses' | 'typed' | 'anthropic' | 'gemini' | 'ai-sdk';

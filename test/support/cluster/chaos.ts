@@ -90,7 +90,7 @@ export interface ChaosResult {
   line: string;
 }
 
-/** The failure types `ConversationUpdateError` may carry (docs/durability.md, "Failure types"). */
+/** The failure types `ConversationUpdateError` may carry (docs/protocol.md, "Failure types"). */
 const DOCUMENTED_TYPES = new Set([
   'InvalidAppend',
   'InvalidSettings',
