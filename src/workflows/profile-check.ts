@@ -47,7 +47,7 @@ export class ProfileCheck {
   }
 
   /**
-   * Runs `fn` once `profile` is known: at once (no extra await, so runs recorded before profiles replay unchanged)
+   * Runs `fn` once `profile` is known: at once (no extra await)
    * when it is '' or was checked before in this run.
    * @returns what `fn` returns.
    * @throws ApplicationFailure as {@link require} does, without running `fn`.
