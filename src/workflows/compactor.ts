@@ -23,7 +23,8 @@ import { planFold, type FoldPlan } from '../core/plan';
 import { contentKey, foldedMemory, PrefixMatcher, viewOf, type View } from './compactor-memory';
 import { resolveCompactorOptions, type CompactorOptions, type ResolvedCompactorOptions } from './compactor-options';
 import { initialCompactorState, parseCompactorState, type CompactorState } from './compactor-state';
-import { backoffDelays, defaultFoldLimits, summarizeActivityOptions } from '../contract/fold-limits';
+import { backoffDelays, defaultFoldLimits } from '../contract/fold-limits';
+import { localActivityOptions, summarizeActivityOptions } from './activity-options';
 import { beginFold, completeFold, summarizeOutcome, type SummaryOutcome } from './fold-step';
 import { Mutex } from './mutex';
 
@@ -85,11 +86,10 @@ export class Compactor {
     this.options = resolveCompactorOptions(options);
     this.remembered = saved === undefined || saved === null ? initialCompactorState() : parseCompactorState(saved);
     const a = this.options.activities;
-    const local = proxyLocalActivities({
-      startToCloseTimeout: '30 seconds',
-      retry: { maximumAttempts: 5, nonRetryableErrorTypes: ['InvalidCountTokensInput'] },
-      ...a.countTokens,
-    }) as unknown as Record<string, CountTokens>;
+    const local = proxyLocalActivities({ ...localActivityOptions, ...a.countTokens }) as unknown as Record<
+      string,
+      CountTokens
+    >;
     const remote = proxyActivities({
       ...summarizeActivityOptions(defaultFoldLimits),
       ...a.summarize,

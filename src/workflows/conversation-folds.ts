@@ -24,7 +24,8 @@ import { planFold, triggerThreshold, type FoldPlan } from '../core/plan';
 import { prefixHash } from '../core/hash';
 import type { ConversationState } from './conversation-state';
 import type { PrepareResult } from '../contract/definitions';
-import { backoffDelays, summarizeActivityOptions } from '../contract/fold-limits';
+import { backoffDelays } from '../contract/fold-limits';
+import { summarizeActivityOptions } from './activity-options';
 import { foldSettingsOf } from '../contract/fold-settings';
 import {
   beginFold,

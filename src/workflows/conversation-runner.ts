@@ -20,7 +20,8 @@ import {
   type WaitForFoldInput,
   type WaitForFoldResult,
 } from '../contract/definitions';
-import { local, localActivityOptions } from './local-activities';
+import { local } from './local-activities';
+import { localActivityOptions } from './activity-options';
 import { ingestInput } from './ingest-input';
 import { sameTools } from '../contract/tool-schemas';
 import { countedAt } from './sent-contexts';

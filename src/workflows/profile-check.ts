@@ -3,11 +3,8 @@
  * `configure`), so an unknown profile is a clear error at once rather than a failed fold later. The workflow cannot
  * read the worker's configuration, so a local activity answers; a name found once is not asked again in the run.
  */
-import { proxyLocalActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities';
 import { failure, FailureType } from '../contract/failures';
-
-const local = proxyLocalActivities<Activities>({ startToCloseTimeout: '10 seconds', retry: { maximumAttempts: 3 } });
+import { local } from './local-activities';
 
 /** The profile names checked in this run. */
 export class ProfileCheck {
