@@ -4,7 +4,8 @@
  * run's history (protobuf, as the SDK's own replay fixtures) under test/histories/. Run it when the workflow changes on purpose:
  *   node --require tsx/cjs test/record-histories.ts
  * Existing files are kept (they are what the replay test protects); committed histories must keep replaying, and a
- * change that breaks them needs `patched()`.
+ * change that breaks them needs a registered patch (src/workflows/patches.ts, docs/development.md "Replay compatibility").
+ * To re-record a baseline, delete test/histories/*.bin first.
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,7 +46,13 @@ async function main(): Promise<void> {
       await second.record(assistant('hi from the second writer'));
       const handle = env.client.workflow.getHandle(hostile.workflowId);
       await handle.executeUpdate('append', {
-        args: [{ messages: [user('hello')], writer: hostile.writerId, clientSeq: 0 }],
+        args: [
+          {
+            messages: [{ role: 'system', content: 'Be brief.' }, user('hello')],
+            writer: hostile.writerId,
+            clientSeq: 0,
+          },
+        ],
       });
       await handle
         .executeUpdate('append', { args: [{ messages: [user('late')], writer: 'w-raw', clientSeq: 1 }] })
@@ -185,7 +192,7 @@ async function main(): Promise<void> {
       await typed.close();
       ids.push(typed.workflowId);
 
-      // A run longer than 60 updates under the default limits (the default was 1 500 updates per run before).
+      // Runs continued as new after 60 updates under the default limits (carried in the state to the next run).
       const long = open(uniqueConversationId('replay-long-run'), { budget: 64_000 });
       for (let k = 0; k < 130; k++) {
         await long.prepare([user(`step ${k}`)]);

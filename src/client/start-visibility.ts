@@ -29,7 +29,7 @@ export function startVisibility(
     staticSummary: `Conversation ${conversationId}`,
     staticDetails:
       `Keeps conversation \`${conversationId}\` inside ${groupDigits(merged.budget)} tokens of ${merged.model} ` +
-      `(policy ${merged.policy}, fold at ${Math.round(merged.triggerRatio * 100)}%, summarizer ${merged.summarizer.mode}).`,
+      `(policy ${merged.policy}, fold at ${Math.round(merged.triggerRatio * 100)}%, summarizer ${merged.summarizer.profile || 'the default profile'}).`,
     ...(searchAttributes ? { typedSearchAttributes: pairs } : {}),
   };
 }

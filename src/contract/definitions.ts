@@ -94,7 +94,7 @@ export interface PrepareResult {
   /**
    * How much of this context repeats the context the previous `prepare` returned as a prefix (what a provider
    * prompt cache can reuse), in messages and counted tokens, beside the context's counted message tokens. Absent on
-   * `append` and in results recorded before it existed.
+   * `append`.
    */
   prefix?: PrefixReuse;
 }
@@ -134,7 +134,7 @@ export interface ConversationStateView {
   calibration: Calibration | null;
 }
 
-/** Input of `rewind` (may be omitted: calls recorded before it existed carry none). */
+/** Input of `rewind` (may be omitted). */
 export interface RewindInput {
   /** Refuse (`VersionMismatch`) unless the context is at this version, so a stale caller cannot remove a newer round. */
   expectedVersion?: number;

@@ -1,9 +1,8 @@
 /**
  * The summarize activity's time bounds, retry policy and heartbeats, and the escalating back-off after failed folds:
  * chosen together, validated together, and turned into the activity options both the conversation workflow and the
- * embeddable compactor schedule `summarize` with. Plain data, part of the conversation's `limits`.
+ * embeddable compactor schedule `summarize` with (`workflows/activity-options.ts`). Plain data, part of the conversation's `limits`.
  */
-import type { ActivityOptions } from '@temporalio/workflow';
 import type { BackoffDelays } from '../core/fold/backoff';
 
 /** Time bounds and retries of one fold's summarizer call, and the waits between folds of a prefix that keeps failing. */
@@ -71,26 +70,6 @@ export function foldLimitsProblem(l: FoldLimits): string | null {
     return 'limits.foldBackoffInitialMs must not exceed limits.foldBackoffMaxMs';
   }
   return null;
-}
-
-/**
- * The summarize activity's options for these limits: start-to-close per attempt, schedule-to-close over all
- * attempts, the heartbeat timeout, and retries with exponential back-off (coefficient 2) up to `summarizeMaxAttempts`.
- * Errors the activity marks non-retryable (refusals, bad keys, malformed input) are never retried.
- * @returns options for `proxyActivities`.
- */
-export function summarizeActivityOptions(l: FoldLimits): ActivityOptions {
-  return {
-    startToCloseTimeout: l.summarizeStartToCloseMs,
-    scheduleToCloseTimeout: l.summarizeScheduleToCloseMs,
-    heartbeatTimeout: l.summarizeHeartbeatTimeoutMs,
-    retry: {
-      initialInterval: l.summarizeRetryInitialMs,
-      maximumInterval: l.summarizeRetryMaxMs,
-      backoffCoefficient: 2,
-      maximumAttempts: l.summarizeMaxAttempts,
-    },
-  };
 }
 
 /** @returns the escalating waits of the back-off after failed folds. */

@@ -56,7 +56,7 @@ export function checkFoldSettings(patch: Record<string, unknown>): Partial<FoldS
   return out;
 }
 
-/** @returns the fold settings of stored settings, defaults filled in (settings carried by older code lack them). */
+/** @returns the fold settings of settings, defaults filled in for those a partial patch leaves out. */
 export function foldSettingsOf(settings: Partial<FoldSettings>): FoldSettings {
   return {
     foldMode: settings.foldMode ?? defaultFoldSettings.foldMode,

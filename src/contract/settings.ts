@@ -10,12 +10,7 @@ import { checkPlanSettings, type PlanSettings } from './validate-plan';
 import { checkLimits, type RunLimits } from './validate-limits';
 import { checkRules } from './pin-rules';
 import { settingsTogetherProblem } from './settings-together';
-import {
-  defaultSummarizerSettings,
-  mergeSummarizerSettings,
-  type LegacySummarizerPolicy,
-  type SummarizerSettings,
-} from './summarizer-settings';
+import { defaultSummarizerSettings, mergeSummarizerSettings, type SummarizerSettings } from './summarizer-settings';
 import { toolsProblem } from './tool-schemas';
 
 export type { SummarizerSettings } from './summarizer-settings';
@@ -37,9 +32,9 @@ export interface ConversationSettings extends FoldSettings {
   /**
    * Byte budget of the live context as JSON: past it, the heaviest older messages are lightened (binary parts and
    * long strings replaced by a note naming the archived original), so state and queries stay under Temporal's 2 MiB
-   * payload limit whatever the messages weigh. Absent in conversations started before it existed. @default 1048576
+   * payload limit whatever the messages weigh. @default 1048576
    */
-  maxContextBytes?: number;
+  maxContextBytes: number;
   /** What to do with a call still unanswered when the context is sent. @default 'synthesize' */
   unanswered: 'error' | 'synthesize';
   /**
@@ -57,14 +52,14 @@ export interface ConversationSettings extends FoldSettings {
   /**
    * The tool definitions sent with every request (Chat or Responses `tools`), counted with the cookbook's §7
    * constants into every budget decision. Also replaced by `prepare`'s `tools` field. At most 128 tools and 128 KiB
-   * of JSON. Absent in settings carried from older code (read as none). @default []
+   * of JSON. @default []
    */
-  tools?: unknown[];
+  tools: unknown[];
   summarizer: SummarizerSettings;
   /**
    * Rules the model must keep verbatim whatever is folded: one rules element right after the system prompt (see
    * `pins.ts`); `configure` replaces the list. At most 64 rules of 2 000 characters, 16 384 together; with pinned
-   * messages at most a quarter of the budget. Absent in conversations started before rules existed. @default []
+   * messages at most a quarter of the budget. Absent until rules are set. @default none
    */
   rules?: string[];
 }
@@ -106,34 +101,13 @@ export function planOptions(settings: ConversationSettings): CompactionOptions {
 
 const policies: readonly string[] = ['auto', 'turns', 'items', 'ratio', 'rounds', 'tokens'];
 
-/** Options of {@link mergeSettings}. */
-export interface MergeSettingsOptions {
-  /** What the pre-profile summarizer fields (`baseURL`, `apiKeyEnv`, …) get. @default 'reject' */
-  legacySummarizer?: LegacySummarizerPolicy;
-  /**
-   * Check `plan` deeply and refuse prototype-named keys; `false` only replays what conversations recorded before
-   * those checks existed. @default true
-   */
-  strict?: boolean;
-  /**
-   * Check the merged settings together (`settingsTogetherProblem`: a trigger above the fold target, …); `false` only
-   * replays what conversations recorded before that check existed. @default strict
-   */
-  together?: boolean;
-}
-
 /**
  * Merges a patch over settings after checking every field.
  * @returns the merged settings (a new object).
  * @throws SettingsError naming the first bad field, or the settings that do not fit together.
  */
-export function mergeSettings(
-  base: ConversationSettings,
-  patch: unknown,
-  options: MergeSettingsOptions = {}
-): ConversationSettings {
+export function mergeSettings(base: ConversationSettings, patch: unknown): ConversationSettings {
   if (patch === undefined || patch === null) return base;
-  const strict = options.strict ?? true;
   const p = record(patch, 'settings');
   const known = [
     'model',
@@ -150,11 +124,8 @@ export function mergeSettings(
     'rules',
     ...foldSettingKeys,
   ];
-  if (strict) {
-    const unknown = unknownKeyMessage(p, known, 'settings');
-    if (unknown) throw new SettingsError(unknown);
-  }
-  for (const key of Object.keys(p)) if (!known.includes(key)) throw new SettingsError(`unknown setting '${key}'`);
+  const unknown = unknownKeyMessage(p, known, 'settings');
+  if (unknown) throw new SettingsError(unknown);
   const out: ConversationSettings = { ...base, summarizer: { ...base.summarizer } };
   if (p.model !== undefined) out.model = nonEmptyString(p.model, 'model');
   // The live context is workflow state and travels whole through continue-as-new: at ~4 bytes a token, 300k tokens
@@ -194,27 +165,15 @@ export function mergeSettings(
     out.tools = p.tools as unknown[];
   }
   if (p.plan !== undefined) {
-    const plan = record(p.plan, 'plan');
-    if (strict) {
-      try {
-        out.plan = checkPlanSettings(plan);
-      } catch (err) {
-        throw new SettingsError((err as Error).message);
-      }
-    } else {
-      for (const key of ['budget', 'triggerRatio', 'policy']) {
-        if (key in plan) throw new SettingsError(`plan.${key}: set '${key}' at the top level of the settings`);
-      }
-      out.plan = plan;
+    try {
+      out.plan = checkPlanSettings(record(p.plan, 'plan'));
+    } catch (err) {
+      throw err instanceof SettingsError ? err : new SettingsError((err as Error).message);
     }
   }
   if (p.summarizer !== undefined) {
     try {
-      out.summarizer = mergeSummarizerSettings(
-        base.summarizer,
-        record(p.summarizer, 'summarizer'),
-        options.legacySummarizer
-      );
+      out.summarizer = mergeSummarizerSettings(base.summarizer, record(p.summarizer, 'summarizer'));
     } catch (err) {
       throw err instanceof SettingsError ? err : new SettingsError((err as Error).message);
     }
@@ -222,7 +181,7 @@ export function mergeSettings(
   let problem: string | undefined;
   try {
     resolveOptions(planOptions(out));
-    if (options.together ?? strict) problem = settingsTogetherProblem(planOptions(out));
+    problem = settingsTogetherProblem(planOptions(out));
   } catch (err) {
     throw new SettingsError(err instanceof Error ? err.message : String(err));
   }
@@ -232,19 +191,14 @@ export function mergeSettings(
 
 /**
  * Merges partial run limits over the defaults; each limit has a floor and a ceiling (see `LIMIT_RANGES`).
- * @param outOfRange `reject` (default, a new conversation), `clamp` (a run continued from one started before the
- *   ranges existed, which must keep running) or `legacy` (replaying such a run's first task).
+ * @returns the merged limits (`base` itself when there is no patch).
  * @throws SettingsError naming the first bad field.
  */
-export function mergeLimits(
-  base: RunLimits,
-  patch: unknown,
-  outOfRange: 'reject' | 'clamp' | 'legacy' = 'reject'
-): RunLimits {
+export function mergeLimits(base: RunLimits, patch: unknown): RunLimits {
   if (patch === undefined || patch === null) return base;
   let out: RunLimits;
   try {
-    out = { ...base, ...checkLimits(patch, outOfRange, Object.keys(base)) };
+    out = { ...base, ...checkLimits(patch, Object.keys(base)) };
   } catch (err) {
     throw new SettingsError((err as Error).message);
   }

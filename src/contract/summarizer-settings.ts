@@ -1,9 +1,8 @@
 /**
  * A conversation's summarizer settings: a profile *name* (the worker's configuration says what it means) and the two
  * harmless tunings. Endpoints, models and key sources are never conversation settings, so nothing a caller sends can
- * point the worker at a URL or a file. Conversations stored before profiles carried `mode`, `model`, `baseURL`,
- * `apiKeyEnv`, `apiKeyFile` and `timeoutMs`: those fields are dropped and the conversation uses the worker's default
- * profile from its next fold on (its `maxOutputTokens` is kept).
+ * point the worker at a URL or a file: a patch naming an endpoint field (`baseURL`, `apiKeyEnv`, …) is refused with
+ * a message saying to choose a profile.
  */
 import { unknownKeyMessage } from '../core/input/known-keys';
 
@@ -18,26 +17,18 @@ export interface SummarizerSettings {
   maxOutputTokens: number;
   /** Extra instructions for the model modes (at most 4000 characters). @default '' */
   instructions: string;
-  /**
-   * Kept only from conversations stored before profiles (their runs must replay as recorded: the fold path depends
-   * on it); never accepted from a caller in a new run. `extractive` keeps the offline digest; other values are
-   * ignored by the worker, which uses the profile.
-   */
-  mode?: 'extractive' | 'chat' | 'responses' | 'compact';
 }
 
 /** The fields a conversation may set. */
 const TUNABLE: readonly string[] = ['profile', 'maxOutputTokens', 'instructions'];
 
-const MODES: readonly string[] = ['extractive', 'chat', 'responses', 'compact'];
-
 /**
- * Whether folds of these settings run the offline digest (applied inline rather than in the background): a stored
- * pre-profile `mode`, else the worker's default profile is assumed offline (its shipped default).
+ * Whether folds of these settings run the offline digest (applied inline rather than in the background): the
+ * worker's default profile is assumed offline (its shipped default).
  * @returns true for the offline digest.
  */
 export function offlineSummarizer(s: SummarizerSettings): boolean {
-  return (s.mode ?? (s.profile === '' ? 'extractive' : 'model')) === 'extractive';
+  return s.profile === '';
 }
 
 export const defaultSummarizerSettings: SummarizerSettings = { profile: '', maxOutputTokens: 0, instructions: '' };
@@ -45,7 +36,7 @@ export const defaultSummarizerSettings: SummarizerSettings = { profile: '', maxO
 /** Longest `instructions`, in characters. */
 export const MAX_INSTRUCTIONS = 4000;
 
-/** The free-form fields of conversations stored before profiles. */
+/** Endpoint fields summarizer settings had before profiles: refused with a pointer to `summarizer.profile`. */
 export const LEGACY_SUMMARIZER_FIELDS: readonly string[] = [
   'mode',
   'model',
@@ -56,28 +47,14 @@ export const LEGACY_SUMMARIZER_FIELDS: readonly string[] = [
 ];
 
 /**
- * What a patch carrying the pre-profile fields gets: `reject` (new runs: the caller is told what to send instead) or
- * `map` (runs started before profiles existed, which must replay as recorded: the fields are dropped).
- */
-export type LegacySummarizerPolicy = 'reject' | 'map';
-
-/**
  * Checks a `summarizer` settings patch and applies it.
  * @returns the new summarizer settings.
  * @throws Error naming the bad field (the caller wraps it in its own error class).
  */
-export function mergeSummarizerSettings(
-  base: SummarizerSettings,
-  patch: Record<string, unknown>,
-  legacy: LegacySummarizerPolicy = 'reject'
-): SummarizerSettings {
+export function mergeSummarizerSettings(base: SummarizerSettings, patch: Record<string, unknown>): SummarizerSettings {
   const out = { ...base };
   for (const key of Object.keys(patch)) {
     if (LEGACY_SUMMARIZER_FIELDS.includes(key)) {
-      if (legacy === 'map') {
-        if (key === 'mode' && MODES.includes(patch.mode as string)) out.mode = patch.mode as SummarizerSettings['mode'];
-        continue;
-      }
       throw new Error(
         `summarizer.${key} is not a conversation setting: the worker's temporal.yaml names summarizer endpoints, ` +
           'models and API keys as profiles (summarizerProfiles); choose one with summarizer.profile'
@@ -112,23 +89,4 @@ export function mergeSummarizerSettings(
     out.instructions = text;
   }
   return out;
-}
-
-/**
- * Summarizer settings as stored by any version (carried across continue-as-new): the pre-profile fields are dropped,
- * anything malformed falls back to its default.
- * @returns settings of the current shape.
- */
-export function storedSummarizerSettings(stored: unknown): SummarizerSettings {
-  if (typeof stored !== 'object' || stored === null) return { ...defaultSummarizerSettings };
-  const s = stored as Record<string, unknown>;
-  const profile = typeof s.profile === 'string' && PROFILE_NAME.test(s.profile) ? s.profile : '';
-  const max = s.maxOutputTokens;
-  const instructions = typeof s.instructions === 'string' ? s.instructions.slice(0, MAX_INSTRUCTIONS) : '';
-  return {
-    profile,
-    maxOutputTokens: typeof max === 'number' && Number.isInteger(max) && max > 0 && max <= 1_000_000 ? max : 0,
-    instructions,
-    ...(typeof s.mode === 'string' && MODES.includes(s.mode) ? { mode: s.mode as SummarizerSettings['mode'] } : {}),
-  };
 }

@@ -10,7 +10,7 @@ import type { FoldLimits } from './fold-limits';
 export interface RunLimits extends FoldLimits {
   /**
    * Continue-as-new after this many updates in one run (the server caps a run at 2 000): a worker taking the
-   * conversation over after a crash replays the run first. @default 60 (1500 for runs started before that default)
+   * conversation over after a crash replays the run first. @default 60
    */
   maxUpdatesPerRun: number;
   /** Continue-as-new past this many history bytes (the server warns at 10 MiB, fails at 50 MiB). @default 8 MiB */
@@ -31,36 +31,22 @@ export const LIMIT_RANGES: Partial<Record<keyof RunLimits, { min: number; max: n
 
 /**
  * Checks a partial limits object.
- * @param outOfRange `reject` a value out of range, `clamp` it, or apply the `legacy` rules (replay only).
  * @param known the limit names (every other key is refused, with a hint when it looks like a typo).
- * @returns the given limits, checked (clamped into range with `clamp`).
+ * @returns the given limits, checked.
  * @throws Error naming the bad limit and its range.
  */
-export function checkLimits(
-  patch: unknown,
-  outOfRange: 'reject' | 'clamp' | 'legacy',
-  known: readonly string[]
-): Partial<RunLimits> {
+export function checkLimits(patch: unknown, known: readonly string[]): Partial<RunLimits> {
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw new Error('limits must be an object');
   const unknown = unknownKeyMessage(patch, known, 'limits');
   if (unknown) throw new Error(unknown);
   const out: Partial<RunLimits> = {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === undefined) continue;
-    // `legacy`: the rules of runs recorded before the ranges existed (any positive integer), kept for replay.
-    const { min, max } =
-      outOfRange === 'legacy'
-        ? { min: 1, max: key === 'maxUpdatesPerRun' ? 1900 : Number.MAX_SAFE_INTEGER }
-        : (LIMIT_RANGES[key as keyof RunLimits] ?? { min: 1, max: Number.MAX_SAFE_INTEGER });
-    if (typeof value !== 'number' || !Number.isInteger(value)) {
+    const { min, max } = LIMIT_RANGES[key as keyof RunLimits] ?? { min: 1, max: Number.MAX_SAFE_INTEGER };
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
       throw new Error(`limits.${key} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
     }
-    if (value < min || value > max) {
-      if (outOfRange !== 'clamp') {
-        throw new Error(`limits.${key} must be an integer from ${min} to ${max}, got ${value}`);
-      }
-    }
-    out[key as keyof RunLimits] = Math.min(max, Math.max(min, value));
+    out[key as keyof RunLimits] = value;
   }
   return out;
 }

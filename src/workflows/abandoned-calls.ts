@@ -1,26 +1,17 @@
 /**
  * Abandoned tool calls in the conversation workflow (issue 9, item 2): when an append shows the agent moved on from a
  * call that never got a result, a synthetic "not run" result is stored for it like any message (archived, counted,
- * sent, folded with its call). Without it one lost result blocked every later fold. Gated by `patched()`.
+ * sent, folded with its call). Without it one lost result blocked every later fold.
  */
-import { patched } from '@temporalio/workflow';
 import { abandonedCallResults, type AbandonedCallResult } from '../core/messages/abandoned-calls';
 import type { StagedAppend } from './conversation-state';
-
-/** Patch id of this behaviour. */
-export const ANSWER_ABANDONED_CALLS = 'abandoned-tool-calls-get-not-run-results';
 
 /** An append with the synthetic results it brings. */
 export interface AbandonedAnswers {
   /** The append with the results that belong among (or right before) its messages inserted in place. */
   staged: StagedAppend;
-  /** Results that belong inside the stored context (a call abandoned by older code, or reasoning after its results). */
+  /** Results that belong inside the stored context (reasoning after a call's results). */
   inLive: AbandonedCallResult[];
-}
-
-/** Whether this workflow answers abandoned calls; asked before any await of the handler (a patch marker's place). */
-export function answersAbandonedCalls(): boolean {
-  return patched(ANSWER_ABANDONED_CALLS);
 }
 
 /**

@@ -89,7 +89,7 @@ export function reusedWithOtherContent(
 ): AppendRejected | undefined {
   const seq = input.clientSeq;
   if (seq !== undefined) {
-    const entry = input.writer === undefined ? undefined : carried.writers?.find(([w]) => w === input.writer);
+    const entry = input.writer === undefined ? undefined : carried.writers.find(([w]) => w === input.writer);
     const [last, hash] =
       input.writer === undefined ? [carried.lastClientSeq, carried.lastClientHash] : [entry?.[1] ?? -1, entry?.[2]];
     if (seq < last) return undefined;

@@ -7,7 +7,7 @@ import type { BackoffMemory } from '../core/fold/backoff';
 import type { HotPaths } from '../core/fold/hot-paths';
 import type { FoldRecord } from '../core/fold/fold-record';
 import type { MessageFormat } from '../core/messages/types';
-import type { ConversationSettings } from '../contract/settings';
+import type { ConversationSettings, RunLimits } from '../contract/settings';
 import type { LiveEntry } from './live-entry';
 import type { PendingFold } from './pending-fold';
 import type { SentContext } from './sent-contexts';
@@ -17,6 +17,8 @@ import type { WriterTable } from './writers';
 export interface CarriedState {
   conversationId: string;
   settings: ConversationSettings;
+  /** The run limits resolved when the conversation started (defaults ← start `limits`), kept by every later run. */
+  limits: RunLimits;
   format: MessageFormat | null;
   /** Set when the start argument gave the format: it is kept as given (no upgrade from chat to Responses). */
   formatFixed?: boolean;
@@ -26,8 +28,8 @@ export interface CarriedState {
   lastClientSeq: number;
   /** `appendHash` of the append numbered `lastClientSeq` (absent before it was kept, or with no shared number yet). */
   lastClientHash?: string;
-  /** Per-writer last applied sequence numbers (appends with a `writer`); absent in runs started before writers. */
-  writers?: WriterTable;
+  /** Per-writer last applied sequence numbers (appends with a `writer`). */
+  writers: WriterTable;
   /** Ids of recently appended messages (bounded), for idempotent retries of appends without a clientSeq. */
   recentIds: string[];
   /** The most recent fold records (bounded); the archive keeps them all. */
@@ -39,20 +41,20 @@ export interface CarriedState {
   calibration: Calibration | null;
   /** Extra tokens every request costs on top of its messages (reply priming, tool schemas). */
   fixedTokens: number;
-  /** Tokens of `settings.tools`, part of `fixedTokens`. Absent in state carried by older code (no tools). */
+  /** Tokens of `settings.tools`, part of `fixedTokens`. Absent until tools given at start are first counted. */
   toolTokens?: number;
   lastError: { at: number; message: string } | null;
   closed: boolean;
   continuedAsNew: number;
   /**
    * Contexts produced since the last change that was not an append, with our count of each: usage reported for any
-   * of them calibrates the estimate. Absent in state carried by older code.
+   * of them calibrates the estimate.
    */
-  sent?: SentContext[];
+  sent: SentContext[];
   /** Files read often lately (hot paths): eviction keeps their latest read. */
   hotPaths: HotPaths;
-  /** The fold summarized in the background, until it is applied (absent in states carried by older code). */
-  pendingFold?: PendingFold | null;
+  /** The fold summarized in the background, until it is applied; `null` when none is. */
+  pendingFold: PendingFold | null;
   /** File reads of the current user turn so far (bounded), scored when the next turn starts. */
   turnReads: string[];
 }
@@ -62,10 +64,10 @@ export type ReadonlyCarriedState = Readonly<
   Omit<CarriedState, 'live' | 'writers' | 'recentIds' | 'folds' | 'sent' | 'pendingFold' | 'turnReads'>
 > & {
   readonly live: readonly Readonly<LiveEntry>[];
-  readonly writers?: Readonly<WriterTable>;
+  readonly writers: Readonly<WriterTable>;
   readonly recentIds: readonly string[];
   readonly folds: readonly FoldRecord[];
-  readonly sent?: readonly SentContext[];
-  readonly pendingFold?: Readonly<PendingFold> | null;
+  readonly sent: readonly SentContext[];
+  readonly pendingFold: Readonly<PendingFold> | null;
   readonly turnReads: readonly string[];
 };

@@ -9,7 +9,6 @@ import type { MessageFormat } from '../core/messages/types';
 import { PlanOptionsError, resolveOptions, type CompactionOptions } from '../core/plan/options';
 import type { PlanPredicates } from '../core/plan/types';
 import { defaultSettings, mergeSettings, SettingsError, type SummarizerSettings } from '../contract/settings';
-import type { LegacySummarizerPolicy } from '../contract/summarizer-settings';
 
 /** Failure type of the `ApplicationFailure` thrown for bad compactor options. */
 export const INVALID_COMPACTOR_OPTIONS = 'InvalidCompactorOptions';
@@ -75,16 +74,12 @@ export interface ResolvedCompactorOptions {
 
 /**
  * Applies the defaults and checks every option.
- * @param legacy what the pre-profile summarizer fields get (see `legacy-summarizer.ts`). @default 'reject'
  * @returns the resolved options.
  * @throws ApplicationFailure (non-retryable, type {@link INVALID_COMPACTOR_OPTIONS}) naming the bad option: a bad
  *   planning option, bad summarizer settings, `roundsMode: 'truncate'` (it drops messages without a summary, which
  *   the compactor does not apply), or a non-positive bound. Non-retryable because the same code fails the same way.
  */
-export function resolveCompactorOptions(
-  options: CompactorOptions,
-  legacy: LegacySummarizerPolicy = 'reject'
-): ResolvedCompactorOptions {
+export function resolveCompactorOptions(options: CompactorOptions): ResolvedCompactorOptions {
   try {
     const {
       model,
@@ -102,11 +97,10 @@ export function resolveCompactorOptions(
     if (planning.roundsMode === 'truncate') {
       throw new SettingsError("roundsMode 'truncate' is not supported by the compactor (it only folds)");
     }
-    const merged = mergeSettings(
-      defaultSettings,
-      { ...(model !== undefined ? { model } : {}), ...(summarizer !== undefined ? { summarizer } : {}) },
-      { legacySummarizer: legacy }
-    );
+    const merged = mergeSettings(defaultSettings, {
+      ...(model !== undefined ? { model } : {}),
+      ...(summarizer !== undefined ? { summarizer } : {}),
+    });
     const named = format === undefined ? undefined : formatNamed(format);
     if (format !== undefined && !named) {
       throw new SettingsError(`format must be one of ${MESSAGE_FORMATS.join(', ')}, got ${JSON.stringify(format)}`);

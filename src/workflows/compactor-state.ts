@@ -12,6 +12,13 @@ import { currentFormatName, formatNamed } from '../core/messages/format-name';
 import type { MessageFormat } from '../core/messages/types';
 import { isCount, isObject } from '../core/input/json-values';
 
+/**
+ * Version of the compactor's data and behaviour. The compactor runs inside its host's workflow, so it never calls
+ * `patched()` (that would write markers into the host's history): a change of behaviour bumps this number, and state
+ * carried with an older `v` keeps the older behaviour (see docs/development.md, "Replay compatibility").
+ */
+export const COMPACTOR_VERSION = 1;
+
 /** Failure type of the `ApplicationFailure` thrown for saved state that is not a compactor's. */
 export const INVALID_COMPACTOR_STATE = 'InvalidCompactorState';
 
@@ -34,8 +41,8 @@ export interface LastSent {
 
 /** Everything a compactor remembers. Plain JSON: it round-trips through `JSON.stringify`/`JSON.parse` unchanged. */
 export interface CompactorState {
-  /** Layout version of this data. */
-  v: 1;
+  /** {@link COMPACTOR_VERSION} of the compactor that wrote this state. */
+  v: typeof COMPACTOR_VERSION;
   /** Format and model the counts were made for; a change of either forgets them. */
   format: MessageFormat | null;
   model: string | null;
@@ -57,7 +64,7 @@ export interface CompactorState {
 /** @returns the state of a compactor that has seen nothing yet. */
 export function initialCompactorState(): CompactorState {
   return {
-    v: 1,
+    v: COMPACTOR_VERSION,
     format: null,
     model: null,
     memory: null,
@@ -85,7 +92,7 @@ export function parseCompactorState(value: unknown): CompactorState {
       nonRetryable: true,
     });
   };
-  if (!isObject(value) || value.v !== 1) return bad('v');
+  if (!isObject(value) || value.v !== COMPACTOR_VERSION) return bad('v');
   const s = value;
   if (!(s.format === null || formatNamed(s.format))) bad('format');
   if (!(s.model === null || typeof s.model === 'string')) bad('model');

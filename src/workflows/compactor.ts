@@ -9,7 +9,7 @@
  * Workflow code: deterministic, no I/O but the two activities. Its state is plain JSON (`state()`), carried by the
  * caller across its continue-as-new and passed back to the constructor.
  */
-import { ApplicationFailure, patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { ApplicationFailure, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { SummarizeInput } from '../activities/summarize';
 import { applyCalibration, dropAnchor, recordUsage } from '../core/calibration';
@@ -17,18 +17,16 @@ import { shouldBackOff } from '../core/fold/backoff';
 import type { FoldError, FoldRecord } from '../core/fold/fold-record';
 import { prefixHash } from '../core/hash';
 import { detectFormat } from '../core/messages/detect';
-import { recordedDetectFormat } from '../core/messages/detect-recorded';
 import { normalize } from '../core/messages/normalize';
 import type { MessageFormat, Transcript } from '../core/messages/types';
 import { planFold, type FoldPlan } from '../core/plan';
 import { contentKey, foldedMemory, PrefixMatcher, viewOf, type View } from './compactor-memory';
 import { resolveCompactorOptions, type CompactorOptions, type ResolvedCompactorOptions } from './compactor-options';
 import { initialCompactorState, parseCompactorState, type CompactorState } from './compactor-state';
-import { FORMATS_FROM_EVIDENCE, roundsFloorAsRecorded } from './behaviour-patches';
-import { backoffDelays, defaultFoldLimits, summarizeActivityOptions } from '../contract/fold-limits';
+import { backoffDelays, defaultFoldLimits } from '../contract/fold-limits';
+import { localActivityOptions, summarizeActivityOptions } from './activity-options';
 import { beginFold, completeFold, summarizeOutcome, type SummaryOutcome } from './fold-step';
 import { Mutex } from './mutex';
-import { legacySummarizerPolicy } from './legacy-summarizer';
 
 export type { CompactorOptions } from './compactor-options';
 export type { CompactorState } from './compactor-state';
@@ -44,9 +42,6 @@ export const INVALID_TRANSCRIPT = 'InvalidTranscript';
  * about whether the same summary would now work).
  */
 const BACKOFF_ITEMS = 4;
-
-/** Marks workflows whose compactor escalates its back-off after consecutive failures of the same prefix. */
-const ESCALATION_PATCH = 'compactor-backoff-escalation';
 
 /** What the last `prepare` did, for logs and tests. */
 export interface PrepareReport {
@@ -88,14 +83,13 @@ export class Compactor {
    *   `InvalidCompactorState` for saved state that is not a compactor's.
    */
   constructor(options: CompactorOptions, saved?: unknown) {
-    this.options = resolveCompactorOptions(options, legacySummarizerPolicy());
+    this.options = resolveCompactorOptions(options);
     this.remembered = saved === undefined || saved === null ? initialCompactorState() : parseCompactorState(saved);
     const a = this.options.activities;
-    const local = proxyLocalActivities({
-      startToCloseTimeout: '30 seconds',
-      retry: { maximumAttempts: 5, nonRetryableErrorTypes: ['InvalidCountTokensInput'] },
-      ...a.countTokens,
-    }) as unknown as Record<string, CountTokens>;
+    const local = proxyLocalActivities({ ...localActivityOptions, ...a.countTokens }) as unknown as Record<
+      string,
+      CountTokens
+    >;
     const remote = proxyActivities({
       ...summarizeActivityOptions(defaultFoldLimits),
       ...a.summarize,
@@ -148,16 +142,14 @@ export class Compactor {
 
   private async prepareNow(messages: readonly unknown[]): Promise<unknown[]> {
     if (!Array.isArray(messages)) throw invalidTranscript('messages must be an array');
-    // Asked before any await (a patch marker's place); histories recorded before read formats as they did.
-    const evidence = patched(FORMATS_FROM_EVIDENCE);
-    const format = this.options.format ?? detectIn(messages, evidence);
+    const format = this.options.format ?? detectIn(messages);
     this.adoptFormatAndModel(format);
     const v = viewOf(this.remembered.memory, messages, this.matcher);
     if (v.forgot) {
       this.remembered.memory = null;
       this.remembered.calibration = dropAnchor(this.remembered.calibration);
     }
-    const transcript = readTranscript(v.view, format, !evidence);
+    const transcript = readTranscript(v.view, format);
     const keys = await this.count(v.view, format);
     const tokens = keys.map((k) => this.remembered.counts[k] ?? 0);
     const counted = tokens.reduce((a, b) => a + b, this.remembered.fixedTokens);
@@ -173,7 +165,7 @@ export class Compactor {
       tokens,
       // Calibration's excess over our count is priced like fixed tokens: it is never folded away.
       fixedTokens: this.remembered.fixedTokens + (estimate - counted),
-      options: roundsFloorAsRecorded(this.options.planning),
+      options: this.options.planning,
       ...(this.options.predicates ? { predicates: this.options.predicates } : {}),
     });
     const send = (context: unknown[], contextKeys: string[], decision: string, fold?: PrepareReport['fold']) => {
@@ -194,10 +186,8 @@ export class Compactor {
       tokens: estimate,
       budget: this.options.planning.budget,
       keep: BACKOFF_ITEMS,
-      // Escalating waits after consecutive failures (patched: workflows that backed off before keep replaying).
-      ...(backoff && backoff.failures >= 2 && patched(ESCALATION_PATCH)
-        ? { now: Date.now(), delays: backoffDelays(defaultFoldLimits) }
-        : {}),
+      // Escalating waits after consecutive failures of the same prefix.
+      ...(backoff && backoff.failures >= 2 ? { now: Date.now(), delays: backoffDelays(defaultFoldLimits) } : {}),
     };
     if (backoff && shouldBackOff(backoff, q)) {
       return send(v.view, keys, `backing off: the fold of this prefix failed before (${plan.reason})`);
@@ -334,17 +324,16 @@ export class Compactor {
 }
 
 /** Normalises a view, turning a malformed transcript into a non-retryable failure the caller can catch. */
-function readTranscript(view: readonly unknown[], format: MessageFormat, stored: boolean): Transcript {
+function readTranscript(view: readonly unknown[], format: MessageFormat): Transcript {
   try {
-    return normalize(view, format, { stored });
+    return normalize(view, format);
   } catch (err) {
     throw invalidTranscript(err instanceof Error ? err.message : String(err));
   }
 }
 
-/** The format of a view: from evidence only (new work), or as recorded histories detected it. */
-function detectIn(messages: readonly unknown[], evidence: boolean): MessageFormat {
-  if (!evidence) return recordedDetectFormat(messages);
+/** The format of a view, from unambiguous evidence only. */
+function detectIn(messages: readonly unknown[]): MessageFormat {
   try {
     return detectFormat(messages);
   } catch (err) {

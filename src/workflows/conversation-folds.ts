@@ -6,13 +6,12 @@
  *   the prefix was rewound or cleared meanwhile (then it is discarded). At the hard limit (`triggerRatio`) a `prepare`
  *   waits for the fold in flight at most `maxFoldWaitMs`, then applies the offline (extractive) fallback over the same
  *   prefix; the model summary, when it arrives, replaces the fallback's at a later `prepare`.
- * - **blocking**: a `prepare` at the trigger waits for the summarizer (the behaviour of conversations started before
- *   background folds, which keep it on replay through `patched()`). Folds with the offline `extractive` summarizer
- *   are always made this way: it answers in milliseconds.
+ * - **blocking** (`foldMode: 'blocking'`): a `prepare` at the trigger waits for the summarizer. Folds with the
+ *   offline `extractive` summarizer are always made this way: it answers in milliseconds.
  * Progress is in `progress()` (the `state` query) and in the workflow's current details (Temporal UI).
  */
 import { offlineSummarizer } from '../contract/summarizer-settings';
-import { CancellationScope, condition, patched, proxyActivities } from '@temporalio/workflow';
+import { CancellationScope, condition, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { HeadRef, SummarizeFoldResult } from '../activities/types';
 import { applyCalibration, dropAnchor } from '../core/calibration';
@@ -23,10 +22,10 @@ import { adapterFor } from '../core/messages/adapter-for-format';
 import type { Transcript } from '../core/messages/types';
 import { planFold, triggerThreshold, type FoldPlan } from '../core/plan';
 import { prefixHash } from '../core/hash';
-import { roundsFloorAsRecorded } from './behaviour-patches';
 import type { ConversationState } from './conversation-state';
 import type { PrepareResult } from '../contract/definitions';
-import { backoffDelays, summarizeActivityOptions } from '../contract/fold-limits';
+import { backoffDelays } from '../contract/fold-limits';
+import { summarizeActivityOptions } from './activity-options';
 import { foldSettingsOf } from '../contract/fold-settings';
 import {
   beginFold,
@@ -43,9 +42,6 @@ import { local } from './local-activities';
 import { observeBackoff } from './observe';
 import { planOptions, type RunLimits } from '../contract/settings';
 import { pinnedIndices } from './pins';
-
-/** Marks histories written since background folds; older histories replay with blocking folds. */
-export const BACKGROUND_FOLDS_PATCH = 'background-folds';
 
 /** A failed prefix is tried again once a fold would take in this many more items (the `items` policy's default keep). */
 const BACKOFF_ITEMS = 4;
@@ -101,8 +97,8 @@ export class ConversationFolds {
     if (!s.format || s.live.length === 0) return { decision: 'nothing to fold' };
     // The offline summarizer answers in milliseconds, as the fallback does: its folds are applied at once.
     const inline = foldSettingsOf(s.settings).foldMode === 'blocking' || offlineSummarizer(s.settings.summarizer);
-    if (inline || !patched(BACKGROUND_FOLDS_PATCH)) {
-      // A background fold left from before a switch to blocking is applied first (none exists in older histories).
+    if (inline) {
+      // A background fold left from before a switch to blocking is applied first.
       const ready = s.pendingFold ? await this.applyReady() : null;
       const now = await this.blockingFold(true);
       return ready
@@ -122,7 +118,7 @@ export class ConversationFolds {
     const { plan, transcript, estimate } = this.plan(this.state.carried.settings.triggerRatio);
     if (plan.kind === 'truncate') return this.truncate(transcript, plan, estimate);
     if (!plan.fold) return { decision: plan.reason };
-    if (this.backingOff(plan, escalate && patched(BACKGROUND_FOLDS_PATCH))) {
+    if (this.backingOff(plan, escalate)) {
       return { decision: `backing off: the fold of this prefix failed before (${plan.reason})` };
     }
     const ticket = this.begin(plan, estimate);
@@ -304,7 +300,7 @@ export class ConversationFolds {
     const transcript = this.state.transcript();
     const counted = this.state.countedTokens();
     const estimate = this.estimate();
-    const options = roundsFloorAsRecorded({ ...planOptions(s.settings), triggerRatio });
+    const options = { ...planOptions(s.settings), triggerRatio };
     const pinned = pinnedIndices(s.live);
     // Messages the caller pinned are kept verbatim by every fold, as `plan.pin` keeps what it selects.
     if (pinned.length > 0) options.pin = { ...options.pin, indices: [...(options.pin?.indices ?? []), ...pinned] };

@@ -3,9 +3,8 @@
  * state class. Every error a caller can cause leaves as an `ApplicationFailure` (a plain Error would fail the
  * workflow task and wedge the conversation).
  */
-import { condition, patched, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
+import { condition, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { FORMATS_FROM_EVIDENCE, SETTINGS_TOGETHER } from './behaviour-patches';
 import { ConversationClosed } from '../contract/closed';
 import { ConversationFolds, type FoldOutcome } from './conversation-folds';
 import { dueEviction } from './due-eviction';
@@ -21,11 +20,12 @@ import {
   type WaitForFoldInput,
   type WaitForFoldResult,
 } from '../contract/definitions';
-import { local, localActivityOptions } from './local-activities';
+import { local } from './local-activities';
+import { localActivityOptions } from './activity-options';
 import { ingestInput } from './ingest-input';
-import { reportedContextCount } from './behaviour-patches';
 import { sameTools } from '../contract/tool-schemas';
-import { answersAbandonedCalls, withAbandonedAnswers } from './abandoned-calls';
+import { countedAt } from './sent-contexts';
+import { withAbandonedAnswers } from './abandoned-calls';
 import { observeFold, observePrefix } from './observe';
 import { showCurrentDetails, upsertConversationAttributes } from './visibility';
 import { Mutex } from './mutex';
@@ -47,13 +47,11 @@ import {
   isRulesEntry,
   PinBudgetError,
   pinnedTokens,
-  PINS_PATCH,
   prepareRules,
   splitPins,
   type PreparedRules,
 } from './pins';
 import type { Recount, StagedAppend } from './conversation-state';
-import type { LegacySummarizerPolicy } from '../contract/summarizer-settings';
 import type { EntryKey } from '../contract/patch';
 import { prefixReuse, type PrefixReuse } from '../contract/prefix-reuse';
 
@@ -65,31 +63,11 @@ function rejected(err: unknown): Error {
   return toFailure(err, 'update');
 }
 
-/** Behaviour changes since the first recorded histories (see `patched`). */
-const PATCH = {
-  /** The signal checks its input's shape like the update validator does. */
-  signalShape: 'append-signal-shape-check',
-  /** `rewind`/`clear` forget the message ids they removed. */
-  forgetIds: 'rewind-clear-forget-ids',
-  /** `configure` checks `plan` deeply and refuses prototype-named keys. */
-  strictSettings: 'configure-strict-settings',
-  /** Appends keep the live context under its byte budget (`maxContextBytes`). */
-  byteBudget: 'live-context-byte-budget',
-  /** A conversation read as chat becomes Responses when Responses items arrive (issue 9, item 3). */
-  formatUpgrade: 'chat-conversation-upgrades-to-responses',
-  /** Formats are detected from unambiguous evidence only; an element of another format is refused (issue 24). */
-  formatsFromEvidence: FORMATS_FROM_EVIDENCE,
-  /** The signal refuses what the update validator refuses against the state (issue 22, items 8, 9, 12, 13). */
-  signalStateChecks: 'append-signal-state-checks',
-} as const;
-
 export class ConversationRunner {
   private readonly mutex = new Mutex();
   /** Updates handled in this run (the server caps a run at 2 000). */
   runUpdates = 0;
   private readonly folds: ConversationFolds;
-  /** What `configure` does with the pre-profile summarizer fields (see `legacy-summarizer.ts`). */
-  legacySummarizer: LegacySummarizerPolicy = 'reject';
 
   constructor(
     readonly state: ConversationState,
@@ -114,7 +92,6 @@ export class ConversationRunner {
     checkAppendProtocol(input);
     const problem = appendShapeProblem(input);
     if (problem) throw new AppendRejected(problem);
-    // Validators do not run on replay, so histories recorded before these checks replay unchanged.
     const refusal = this.appendStateProblem(input);
     if (refusal) throw refusal;
   }
@@ -182,7 +159,7 @@ export class ConversationRunner {
     if (patch === null || patch === undefined) {
       throw new SettingsError(`configure needs a settings object, got ${show(patch)}`);
     }
-    mergeSettings(this.state.carried.settings, patch, { legacySummarizer: this.legacySummarizer });
+    mergeSettings(this.state.carried.settings, patch);
   }
 
   /** `append` / `prepare`: store new messages; with `decide`, fold when the trigger is reached. */
@@ -191,26 +168,21 @@ export class ConversationRunner {
     // Whether this call's messages were stored when it failed: a caller's retry (same writer sequence) is then a no-op.
     const stored: { stored: boolean; version?: number } = { stored: false };
     const run = this.mutex.run(async () => {
-      // Asked before any await: a patch marker must land at the same point of the task in every replay.
-      const byteBudget = patched(PATCH.byteBudget);
-      const pins = this.usesPins(input) && patched(PINS_PATCH);
+      const pins = this.usesPins(input);
       // `pin` never reaches the model or the archive: the messages are stored without it, their entries marked.
       const split = pins ? splitPins(input) : null;
-      const answerAbandoned = answersAbandonedCalls();
-      const upgrade = patched(PATCH.formatUpgrade);
-      const formats = patched(PATCH.formatsFromEvidence) ? 'evidence' : 'recorded';
       // What a numbered append sent, so a later reuse of its number with other messages is refused (validator).
       const hash = input.clientSeq !== undefined ? appendHash(input.messages) : undefined;
       let staged;
       try {
-        staged = this.state.stage(split ? split.input : input, upgrade, formats);
+        staged = this.state.stage(split ? split.input : input);
       } catch (err) {
         throw rejected(err);
       }
       const fromCaller = staged.messages.length;
-      const abandoned = answerAbandoned ? withAbandonedAnswers(this.state.raws(), staged) : undefined;
-      if (abandoned) staged = abandoned.staged;
-      const inLive = abandoned?.inLive ?? [];
+      const abandoned = withAbandonedAnswers(this.state.raws(), staged);
+      staged = abandoned.staged;
+      const inLive = abandoned.inLive;
       const s = this.state.carried;
       if (input.tools !== undefined && !sameTools(input.tools, s.settings.tools)) {
         this.state.useTools(input.tools);
@@ -219,7 +191,7 @@ export class ConversationRunner {
         await this.countFixedTokens(s.settings); // tools given at start: counted once, with the first append
       }
       if (input.reported) {
-        const estimated = reportedContextCount(s.sent, this.lastSent, input.reported.version);
+        const estimated = countedAt(s.sent, input.reported.version);
         this.state.calibrate(estimated, input.reported.usage.inputTokens);
       }
       const staging = staged;
@@ -252,13 +224,11 @@ export class ConversationRunner {
         this.state.insertInLive(inLive, ingested.counts.slice(staged.messages.length));
         Object.assign(stored, { stored: true, version: s.version });
         await this.evictAtTurnStart(s.live.length - staged.messages.length);
-        if (byteBudget) {
-          await keepUnderByteBudget(this.state, s.live.length - staged.messages.length, async (messages) => {
-            const format = s.format ?? staged.format;
-            const count = localAs(`count ${messages.length} lightened messages`).countTokens;
-            return (await count({ model: s.settings.model, format, messages })).counts;
-          });
-        }
+        await keepUnderByteBudget(this.state, s.live.length - staged.messages.length, async (messages) => {
+          const format = s.format ?? staged.format;
+          const count = localAs(`count ${messages.length} lightened messages`).countTokens;
+          return (await count({ model: s.settings.model, format, messages })).counts;
+        });
       } else {
         this.state.commitAppend(staged, [], [], input.clientSeq, input.writer, hash);
       }
@@ -268,9 +238,8 @@ export class ConversationRunner {
         : { decision: 'append only: no fold decision' };
       const folding = this.folds.progress();
       const tokens = this.estimate();
-      this.lastSent = { version: s.version, counted: this.state.countedTokens() };
       const prefix = decide ? this.notePrefixReuse() : undefined;
-      this.state.noteSent(this.lastSent);
+      this.state.noteSent({ version: s.version, counted: this.state.countedTokens() });
       return {
         version: s.version,
         patch: this.state.patch(staged),
@@ -300,7 +269,7 @@ export class ConversationRunner {
     return reuse;
   }
 
-  /** Whether an append involves pins or rules (so the pins patch applies): a `pin` field, rules set or in place. */
+  /** Whether an append involves pins or rules (so they are split and counted): a `pin` field, rules set or in place. */
   private usesPins(input: AppendInput): boolean {
     const s = this.state.carried;
     return hasPinField(input) || (s.settings.rules ?? []).length > 0 || s.live.some(isRulesEntry);
@@ -334,19 +303,16 @@ export class ConversationRunner {
   /** `append` signal: as the update, but errors can only be recorded. */
   async appendSignal(input: AppendInput): Promise<void> {
     try {
-      if (patched(PATCH.signalShape)) {
-        checkAppendProtocol(input);
-        const problem = appendShapeProblem(input);
-        if (problem) throw new AppendRejected(problem);
-      }
+      checkAppendProtocol(input);
+      const problem = appendShapeProblem(input);
+      if (problem) throw new AppendRejected(problem);
       let refusal: Error | undefined;
       try {
         refusal = this.appendStateProblem(input);
       } catch (err) {
         refusal = err instanceof Error ? err : new AppendRejected(String(err));
       }
-      // Asked only when the check refuses: a history recorded before it, whatever its signals sent, replays unchanged.
-      if (refusal !== undefined && patched(PATCH.signalStateChecks)) throw refusal;
+      if (refusal !== undefined) throw refusal;
       await this.append(input, false);
     } catch (err) {
       this.state.noteError(err instanceof Error ? err.message : String(err), Date.now());
@@ -358,7 +324,7 @@ export class ConversationRunner {
     return this.mutex.run(() => {
       try {
         this.checkExpectedVersion(input);
-        const removed = this.state.rewind(() => patched(PATCH.forgetIds));
+        const removed = this.state.rewind();
         return { version: this.state.carried.version, removed };
       } catch (err) {
         throw rejected(err);
@@ -370,7 +336,7 @@ export class ConversationRunner {
     this.runUpdates++;
     return this.mutex.run(() => {
       try {
-        this.state.clear(() => patched(PATCH.forgetIds));
+        this.state.clear();
       } catch (err) {
         throw rejected(err);
       }
@@ -384,17 +350,13 @@ export class ConversationRunner {
       const s = this.state.carried;
       let next: ConversationSettings;
       try {
-        next = mergeSettings(s.settings, patch, {
-          strict: patched(PATCH.strictSettings),
-          together: patched(SETTINGS_TOGETHER),
-          legacySummarizer: this.legacySummarizer,
-        });
+        next = mergeSettings(s.settings, patch);
       } catch (err) {
         throw rejected(err);
       }
       const pinsInvolved = (next.rules ?? []).length > 0 || pinnedTokens(s.live) > 0;
       let rules: PreparedRules | null = null;
-      if (pinsInvolved && s.format && patched(PINS_PATCH)) {
+      if (pinsInvolved && s.format) {
         try {
           rules = await prepareRules({
             live: s.live,
@@ -523,9 +485,6 @@ export class ConversationRunner {
   estimate(): number {
     return this.state.estimatedTokens();
   }
-
-  /** The context the last append of this run returned, with our count (usage reported for it calibrates). */
-  private lastSent: { version: number; counted: number } | null = null;
 
   /** Eviction of stale tool outputs, when due (see `due-eviction.ts`): the pointers are counted, then swapped in. */
   private async evictAtTurnStart(firstNew: number): Promise<void> {

@@ -11,7 +11,6 @@ import type { FoldRecord } from '../core/fold/fold-record';
 import { detectFormat } from '../core/messages/detect';
 import { currentFormatName } from '../core/messages/format-name';
 import { upgradesToResponses } from '../core/messages/format-upgrade';
-import { recordedDetectFormat, recordedUpgradesToResponses } from '../core/messages/detect-recorded';
 import { extendTranscript, normalize } from '../core/messages/normalize';
 import type { MessageFormat, Transcript } from '../core/messages/types';
 import { TranscriptValidationError } from '../core/messages/validate';
@@ -23,7 +22,7 @@ import type { PendingFold } from './pending-fold';
 import type { SummaryOutcome } from './fold-step';
 import { placeRules, type PreparedRules } from './pins';
 import { noteSent, type SentContext } from './sent-contexts';
-import type { ConversationSettings } from '../contract/settings';
+import { defaultLimits, type ConversationSettings, type RunLimits } from '../contract/settings';
 import { isRetry, noteApplied } from './writers';
 import type { CarriedState, ReadonlyCarriedState } from './carried-state';
 
@@ -87,15 +86,21 @@ export class ConversationState {
   }
 
   /** A fresh conversation. */
-  static create(conversationId: string, settings: ConversationSettings): ConversationState {
+  static create(
+    conversationId: string,
+    settings: ConversationSettings,
+    limits: RunLimits = defaultLimits
+  ): ConversationState {
     return new ConversationState({
       conversationId,
       settings,
+      limits,
       format: null,
       live: [],
       nextSeq: 0,
       version: 0,
       lastClientSeq: -1,
+      writers: [],
       recentIds: [],
       folds: [],
       foldCount: 0,
@@ -106,6 +111,8 @@ export class ConversationState {
       closed: false,
       continuedAsNew: 0,
       hotPaths: emptyHotPaths(),
+      sent: [],
+      pendingFold: null,
       turnReads: [],
     });
   }
@@ -137,14 +144,12 @@ export class ConversationState {
 
   /**
    * Checks an append and drops what was already appended (same clientSeq, or a message id seen recently).
-   * Synchronous: runs in the update validator and again in the handler.
-   * @param upgrade whether a conversation read as chat may become Responses (see `upgradesToResponses`).
-   * @param formats `evidence`: the format is detected from unambiguous evidence only and elements of another format
-   *   are refused; `recorded`: as histories recorded before that read them (see `detect-recorded.ts`).
+   * Synchronous: runs in the update validator and again in the handler. The format is detected from unambiguous
+   * evidence only; a conversation read as chat becomes Responses when Responses items arrive (`upgradesToResponses`).
    * @returns the staged append (possibly with no messages when it is a pure retry).
    * @throws AppendRejected naming the bad message; nothing is stored.
    */
-  stage(input: AppendInput, upgrade = true, formats: FormatReading = 'evidence'): StagedAppend {
+  stage(input: AppendInput): StagedAppend {
     if (this.data.closed) throw new ConversationClosed();
     if (typeof input !== 'object' || input === null) throw new AppendRejected('append input must be an object');
     if (!Array.isArray(input.messages)) throw new AppendRejected('append input.messages must be an array');
@@ -155,7 +160,7 @@ export class ConversationState {
     const base = { before, baseVersion: this.data.version, firstSeq: this.data.nextSeq };
     const retry =
       input.writer !== undefined && input.clientSeq !== undefined
-        ? isRetry(this.data.writers ?? [], input.writer, input.clientSeq)
+        ? isRetry(this.data.writers, input.writer, input.clientSeq)
         : input.clientSeq !== undefined && input.clientSeq <= this.data.lastClientSeq;
     const seen = new Set(this.data.recentIds);
     const sentIndex: number[] = [];
@@ -177,10 +182,8 @@ export class ConversationState {
         );
       }
     });
-    const recorded = formats === 'recorded';
-    let format = this.data.format ?? (fresh.length > 0 ? safeDetect(fresh, recorded) : 'chat');
-    const upgrades = recorded ? recordedUpgradesToResponses : upgradesToResponses;
-    if (format === 'chat' && upgrade && !this.data.formatFixed && upgrades(this.raws(), fresh)) {
+    let format = this.data.format ?? (fresh.length > 0 ? safeDetect(fresh) : 'chat');
+    if (format === 'chat' && !this.data.formatFixed && upgradesToResponses(this.raws(), fresh)) {
       format = 'responses';
     }
     let extended: Transcript | undefined;
@@ -189,8 +192,8 @@ export class ConversationState {
         // Only the new messages are read: the live transcript is normalised once per version (see `transcript`).
         extended =
           this.data.format === format
-            ? extendTranscript(this.transcript(), fresh, { stored: recorded })
-            : normalize([...this.raws(), ...fresh], format, { stored: recorded });
+            ? extendTranscript(this.transcript(), fresh)
+            : normalize([...this.raws(), ...fresh], format);
       } catch (err) {
         if (err instanceof TranscriptValidationError) {
           const at = err.index - this.data.live.length;
@@ -225,7 +228,7 @@ export class ConversationState {
     hash?: string
   ): void {
     if (writer !== undefined && clientSeq !== undefined) {
-      noteApplied((this.data.writers ??= []), writer, clientSeq, hash);
+      noteApplied(this.data.writers, writer, clientSeq, hash);
     } else if (clientSeq !== undefined && clientSeq > this.data.lastClientSeq) {
       this.data.lastClientSeq = clientSeq;
       if (hash === undefined) delete this.data.lastClientHash;
@@ -374,14 +377,12 @@ export class ConversationState {
 
   /**
    * Removes the last round: the last real user turn and everything after it, and drops the
-   * calibration's anchor.
-   * @param forgetIds asked only once the rewind is allowed (it may be a `patched()` call): whether the ids of the
-   *   removed messages are forgotten, so sending such a message again appends it.
+   * calibration's anchor. The ids of the removed messages are forgotten, so sending such a message again appends it.
    * @returns the removed messages.
    * @throws ConversationClosed when closed; AppendRejected when there is no user turn after the last fold to remove.
    *   Nothing changes then.
    */
-  rewind(forgetIds: () => boolean = () => true): unknown[] {
+  rewind(): unknown[] {
     if (this.data.closed) throw new ConversationClosed();
     const t = this.transcript();
     let start = -1;
@@ -395,7 +396,7 @@ export class ConversationState {
     const removed = this.data.live.splice(start).map((e) => e.raw);
     this.data.version++;
     this.data.sent = [];
-    if (forgetIds()) this.forgetIds(removed);
+    this.forgetIds(removed);
     this.data.calibration = dropAnchor(this.data.calibration);
     return removed;
   }
@@ -408,13 +409,11 @@ export class ConversationState {
 
   /**
    * Drops everything but the instructions (system/developer messages, rules) and pinned messages, the back-off and
-   * the calibration's anchor.
-   * @param forgetIds asked once the clear is allowed (it may be a `patched()` call): whether the ids of the removed
-   *   messages are forgotten.
+   * the calibration's anchor, and forgets the ids of the removed messages.
    * @returns the number of messages removed.
    * @throws ConversationClosed when closed; nothing changes then.
    */
-  clear(forgetIds: () => boolean = () => true): number {
+  clear(): number {
     if (this.data.closed) throw new ConversationClosed();
     const t = this.transcript();
     const before = this.data.live;
@@ -422,10 +421,8 @@ export class ConversationState {
     this.data.backoff = null;
     this.data.version++;
     this.data.sent = [];
-    if (forgetIds()) {
-      const kept = new Set(this.raws());
-      this.forgetIds(before.map((e) => e.raw).filter((raw) => !kept.has(raw)));
-    }
+    const kept = new Set(this.raws());
+    this.forgetIds(before.map((e) => e.raw).filter((raw) => !kept.has(raw)));
     this.data.calibration = dropAnchor(this.data.calibration);
     return before.length - this.data.live.length;
   }
@@ -561,8 +558,7 @@ export function messageId(raw: unknown): string | undefined {
   return typeof id === 'string' && id !== '' ? id : undefined;
 }
 
-function safeDetect(messages: unknown[], recorded: boolean): MessageFormat {
-  if (recorded) return recordedDetectFormat(messages);
+function safeDetect(messages: unknown[]): MessageFormat {
   try {
     return detectFormat(messages);
   } catch (err) {
@@ -574,6 +570,3 @@ function renameSent(keys: EntryKey[], sentIndex: number, uid: string): void {
   const key = keys.find((k) => k.uid === `sent:${sentIndex}`);
   if (key) key.uid = uid;
 }
-
-/** How an append's format is read (see `stage`). */
-export type FormatReading = 'evidence' | 'recorded';

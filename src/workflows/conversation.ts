@@ -2,16 +2,13 @@
  * `conversationWorkflow`: the durable owner of one conversation. Thin by design: it registers the handlers, waits,
  * and continues-as-new; the handlers live in `ConversationRunner` and the state in `ConversationState`.
  */
-import { allHandlersFinished, condition, continueAsNew, patched, setHandler, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
 import { prepareForSend } from '../core/messages/send';
 import { currentFormatName } from '../core/messages/format-name';
-import { runLimitDefaults, SETTINGS_TOGETHER, UNKNOWN_START_PROFILE_FAILS } from './behaviour-patches';
 import { ConversationState } from './conversation-state';
 import { adoptConfiguredDefaults } from './configured-defaults';
 import { ConversationRunner } from './conversation-runner';
-import { legacySummarizerPolicy } from './legacy-summarizer';
 import { ProfileCheck, profileOf } from './profile-check';
-import { storedSummarizerSettings } from '../contract/summarizer-settings';
 import {
   appendSignal,
   appendUpdate,
@@ -35,15 +32,7 @@ import {
 import { failure, FailureType, type FailureTypeName } from '../contract/failures';
 import { UnsupportedProtocol } from '../contract/protocol-version';
 import { guarded, guardedValidator } from './guard';
-import type { CarriedState } from './conversation-state';
-import {
-  defaultLimits,
-  defaultSettings,
-  mergeLimits,
-  mergeSettings,
-  type ConversationSettings,
-  type SettingsPatch,
-} from '../contract/settings';
+import { defaultLimits, defaultSettings, mergeLimits, mergeSettings, type SettingsPatch } from '../contract/settings';
 import { conversationIdOf } from '../contract/conversation-id';
 import { checkStartInput } from './validate-start';
 import { upsertConversationAttributes } from './visibility';
@@ -66,34 +55,20 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   /** Set for a new conversation (not a continued run): its own start settings. */
   let fresh: { settings: SettingsPatch | undefined } | undefined;
   const workflowId = workflowInfo().workflowId;
-  // Runs recorded before the start checks existed replay with the old rules.
-  const strict = patched('start-input-checks');
-  const legacySummarizer = legacySummarizerPolicy();
   // A profile named in the start settings is checked by the first call that uses them; `configure` checks its own.
   let startProfile = '';
   try {
     // `carried` is typed `object` in the public contract; it is this workflow's own CarriedState.
-    const start = strict
-      ? checkStartInput(input, workflowId)
-      : (input as ConversationInput & { carried?: CarriedState });
-    // A continued run keeps working with limits set before the ranges existed (clamped into them).
-    const limits = mergeLimits(
-      runLimitDefaults(defaultLimits),
-      start.limits,
-      strict ? (start.carried ? 'clamp' : 'reject') : 'legacy'
-    );
+    const start = checkStartInput(input, workflowId);
+    // A continued run keeps the limits its conversation resolved when it started: a changed default never reaches it.
     state = start.carried
-      ? new ConversationState(withCurrentSummarizerSettings(start.carried))
+      ? new ConversationState(start.carried)
       : ConversationState.create(
           start.conversationId,
-          mergeSettings(defaultSettings, start.settings, {
-            strict,
-            together: strict && patched(SETTINGS_TOGETHER),
-            legacySummarizer,
-          })
+          mergeSettings(defaultSettings, start.settings),
+          mergeLimits(defaultLimits, start.limits)
         );
-    runner = new ConversationRunner(state, limits);
-    runner.legacySummarizer = legacySummarizer;
+    runner = new ConversationRunner(state, state.carried.limits);
     if (!start.carried && start.format) state.fixFormat(currentFormatName(start.format));
     if (!start.carried) startProfile = state.carried.settings.summarizer.profile;
     if (!start.carried) fresh = { settings: start.settings as SettingsPatch | undefined }; // checked just above
@@ -193,7 +168,7 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   });
   setHandler(stateQuery, () => runner.view());
   setHandler(foldsQuery, () => [...state.carried.folds]);
-  setHandler(writerSeqQuery, (writer) => state.carried.writers?.find(([w]) => w === writer)?.[1] ?? -1);
+  setHandler(writerSeqQuery, (writer) => state.carried.writers.find(([w]) => w === writer)?.[1] ?? -1);
 
   if (startError) throw failure(startFailure, startError);
   await initialized;
@@ -205,15 +180,10 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
     startProfile !== '' && state.carried.settings.summarizer.profile === startProfile
       ? profiles.refusal(startProfile)
       : undefined;
-  for (let asked = false; ;) {
-    await condition(() => state.carried.closed || runner.shouldContinueAsNew() || (!asked && !!startRefusal()));
-    if (state.carried.closed || runner.shouldContinueAsNew()) break;
-    asked = true;
-    // Runs recorded before this rule kept running with the refused settings.
-    if (patched(UNKNOWN_START_PROFILE_FAILS)) {
-      await condition(allHandlersFinished);
-      throw failure(FailureType.invalidStart, `invalid start input: ${startRefusal() ?? 'unknown summarizer profile'}`);
-    }
+  await condition(() => state.carried.closed || runner.shouldContinueAsNew() || !!startRefusal());
+  if (!state.carried.closed && !runner.shouldContinueAsNew()) {
+    await condition(allHandlersFinished);
+    throw failure(FailureType.invalidStart, `invalid start input: ${startRefusal() ?? 'unknown summarizer profile'}`);
   }
   // Continuing-as-new with a handler still running would drop its result (temporalio/features#467).
   await condition(allHandlersFinished);
@@ -221,16 +191,5 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   upsertConversationAttributes(runner.view());
   if (state.carried.closed) return runner.view();
   const carried = state.handOver();
-  return continueAsNew<typeof conversationWorkflow>({
-    conversationId: carried.conversationId,
-    ...(input.limits ? { limits: input.limits } : {}),
-    carried,
-  });
-}
-
-/** Carried state as written by any version: summarizer settings stored before profiles lose their endpoint fields. */
-function withCurrentSummarizerSettings(carried: CarriedState): CarriedState {
-  const settings = carried.settings as ConversationSettings | undefined;
-  if (!settings) return carried;
-  return { ...carried, settings: { ...settings, summarizer: storedSummarizerSettings(settings.summarizer) } };
+  return continueAsNew<typeof conversationWorkflow>({ conversationId: carried.conversationId, carried });
 }

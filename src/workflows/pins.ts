@@ -16,9 +16,6 @@ import type { MessageFormat } from '../core/messages/types';
 import type { AppendInput } from '../contract/definitions';
 import type { LiveEntry } from './live-entry';
 
-/** Marks histories written since pins and rules (older histories keep `pin` as an opaque field of the message). */
-export const PINS_PATCH = 'pinned-messages-and-rules';
-
 /** Share of the budget that pinned messages and rules may take together. */
 export const MAX_PINNED_SHARE = 0.25;
 

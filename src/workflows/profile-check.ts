@@ -3,11 +3,8 @@
  * `configure`), so an unknown profile is a clear error at once rather than a failed fold later. The workflow cannot
  * read the worker's configuration, so a local activity answers; a name found once is not asked again in the run.
  */
-import { proxyLocalActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities';
 import { failure, FailureType } from '../contract/failures';
-
-const local = proxyLocalActivities<Activities>({ startToCloseTimeout: '10 seconds', retry: { maximumAttempts: 3 } });
+import { local } from './local-activities';
 
 /** The profile names checked in this run. */
 export class ProfileCheck {
@@ -47,7 +44,7 @@ export class ProfileCheck {
   }
 
   /**
-   * Runs `fn` once `profile` is known: at once (no extra await, so runs recorded before profiles replay unchanged)
+   * Runs `fn` once `profile` is known: at once (no extra await)
    * when it is '' or was checked before in this run.
    * @returns what `fn` returns.
    * @throws ApplicationFailure as {@link require} does, without running `fn`.

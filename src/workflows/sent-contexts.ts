@@ -18,13 +18,13 @@ export const SENT_CONTEXTS_KEPT = 64;
 /**
  * Remembers a produced context. @returns the new chain (bounded to {@link SENT_CONTEXTS_KEPT}, oldest dropped).
  */
-export function noteSent(chain: readonly SentContext[] | undefined, sent: SentContext): SentContext[] {
-  const out = (chain ?? []).filter((c) => c.version !== sent.version);
+export function noteSent(chain: readonly SentContext[], sent: SentContext): SentContext[] {
+  const out = chain.filter((c) => c.version !== sent.version);
   out.push(sent);
   return out.length > SENT_CONTEXTS_KEPT ? out.slice(out.length - SENT_CONTEXTS_KEPT) : out;
 }
 
 /** @returns our count of the context at `version`, or undefined when it is not part of the current append chain. */
-export function countedAt(chain: readonly SentContext[] | undefined, version: number): number | undefined {
-  return chain?.find((c) => c.version === version)?.counted;
+export function countedAt(chain: readonly SentContext[], version: number): number | undefined {
+  return chain.find((c) => c.version === version)?.counted;
 }

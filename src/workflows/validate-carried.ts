@@ -1,14 +1,11 @@
 /**
  * The `carried` start argument: the state a previous run handed over through continue-as-new. Any caller can send
  * one with update-with-start, so it is checked field by field before anything runs, and its settings as strictly as
- * a `configure` patch (the ranges of every field); a problem is an `InvalidStart` naming the field. Fields older
- * runs did not carry may be absent. Settings are checked one field at a time, not together (trigger above the fold
- * target): conversations started before that rule may still carry such settings and must keep running.
+ * a `configure` patch (the ranges of every field, and together); a problem is an `InvalidStart` naming the field.
  */
 import { show } from '../contract/validate-plan';
 import { formatNamed } from '../core/messages/format-name';
-import { defaultSettings, mergeSettings } from '../contract/settings';
-import { storedSummarizerSettings } from '../contract/summarizer-settings';
+import { defaultLimits, defaultSettings, mergeLimits, mergeSettings } from '../contract/settings';
 import type { CarriedState } from './carried-state';
 
 type Problem = string | undefined;
@@ -17,8 +14,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const count = (v: unknown, min = 0): boolean => typeof v === 'number' && Number.isSafeInteger(v) && v >= min;
 
 /** @returns the first problem of the list at `path` (each element checked by `each`), or undefined. */
-function listProblem(v: unknown, path: string, each: (el: unknown, at: string) => Problem, optional = false): Problem {
-  if (v === undefined && optional) return undefined;
+function listProblem(v: unknown, path: string, each: (el: unknown, at: string) => Problem): Problem {
   if (!Array.isArray(v)) return `${path} must be an array, got ${show(v)}`;
   for (let i = 0; i < v.length; i++) {
     const p = each(v[i], `${path}[${i}]`);
@@ -78,13 +74,22 @@ function nullableObject(v: unknown, path: string): Problem {
 function settingsProblem(v: unknown): Problem {
   if (!isObject(v)) return `carried.settings must be an object, got ${show(v)}`;
   try {
-    // Summarizer settings are read as any version stored them (endpoint fields dropped, a stored `mode` kept,
-    // malformed fields back to their defaults), so only what that reading keeps is checked.
-    const { profile, maxOutputTokens, instructions } = storedSummarizerSettings(v.summarizer);
-    const summarizer = { profile, maxOutputTokens, instructions };
-    mergeSettings(defaultSettings, { ...v, summarizer }, { together: false });
+    mergeSettings(defaultSettings, v);
   } catch (err) {
     return `carried.settings: ${err instanceof Error ? err.message : String(err)}`;
+  }
+  return undefined;
+}
+
+/** The resolved run limits: every limit present and in its range (the ones `mergeLimits` accepts). */
+function limitsProblem(v: unknown): Problem {
+  if (!isObject(v)) return `carried.limits must be the resolved run limits, got ${show(v)}`;
+  const missing = Object.keys(defaultLimits).find((k) => v[k] === undefined);
+  if (missing) return `carried.limits.${missing} is missing`;
+  try {
+    mergeLimits(defaultLimits, v);
+  } catch (err) {
+    return `carried.${err instanceof Error ? err.message : String(err)}`;
   }
   return undefined;
 }
@@ -121,15 +126,16 @@ export function checkCarried(value: unknown, conversationId: string): CarriedSta
   const problem =
     scalarProblem(value, conversationId) ??
     settingsProblem(value.settings) ??
+    limitsProblem(value.limits) ??
     listProblem(value.live, 'carried.live', liveEntryProblem) ??
-    listProblem(value.writers, 'carried.writers', writerProblem, true) ??
+    listProblem(value.writers, 'carried.writers', writerProblem) ??
     listProblem(value.recentIds, 'carried.recentIds', stringAt) ??
     listProblem(value.folds, 'carried.folds', foldRecordProblem) ??
     nullableObject(value.backoff, 'carried.backoff') ??
     nullableObject(value.calibration, 'carried.calibration') ??
-    listProblem(value.sent, 'carried.sent', sentProblem, true) ??
+    listProblem(value.sent, 'carried.sent', sentProblem) ??
     hotPathsProblem(value.hotPaths) ??
-    (value.pendingFold === undefined ? undefined : nullableObject(value.pendingFold, 'carried.pendingFold')) ??
+    nullableObject(value.pendingFold, 'carried.pendingFold') ??
     listProblem(value.turnReads, 'carried.turnReads', stringAt);
   if (problem) throw new Error(problem);
   return value as unknown as CarriedState;

@@ -56,6 +56,9 @@ export function checkStartInput(input: unknown, workflowId: string): StartInput 
   const badFormat = a.format === undefined ? undefined : formatProblem(a.format);
   if (badFormat) throw new Error(badFormat);
   const carried = a.carried === undefined ? undefined : checkCarried(a.carried, fromWorkflow);
+  if (carried && a.limits !== undefined) {
+    throw new Error('start limits: a continued run keeps the limits in carried.limits; send one or the other');
+  }
   return {
     conversationId: fromWorkflow,
     ...(a.settings !== undefined ? { settings: a.settings } : {}),

@@ -2,7 +2,7 @@
  * What the Temporal UI shows of a conversation: current details (markdown, every turn, no history event) and search
  * attributes (on fold, continue-as-new and close: one history event each). Workflow code only.
  */
-import { patched, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { FoldRecord } from '../core/fold/fold-record';
 import { renderCurrentDetails } from '../visibility/current-details';
 import {
@@ -13,9 +13,6 @@ import {
   type ConversationStateValue,
 } from '../visibility/search-attributes';
 import type { ConversationStateView } from '../contract/definitions';
-
-/** Patch guarding the search-attribute upserts (histories recorded before them carry none). */
-export const SEARCH_ATTRIBUTES_PATCH = 'visibility-search-attributes';
 
 /** Sets the current details from the state view and the latest fold record. */
 export function showCurrentDetails(view: ConversationStateView, lastFold: FoldRecord | null): void {
@@ -50,7 +47,6 @@ export function conversationStateValue(view: ConversationStateView): Conversatio
  */
 export function upsertConversationAttributes(view: ConversationStateView): void {
   if (workflowInfo().typedSearchAttributes.get(conversationStateKey) === undefined) return;
-  if (!patched(SEARCH_ATTRIBUTES_PATCH)) return;
   upsertSearchAttributes([
     { key: conversationTokensKey, value: view.tokens },
     { key: conversationFoldsKey, value: view.folds },

@@ -149,7 +149,7 @@ describe('activities/summarize', () => {
       env: { OPENAI_API_KEY: TEST_KEY, OTHER_KEY: 'sk-other-secret-value' },
       profiles: testProfiles(server.baseURL, { p: { mode: 'chat', baseURL: server.baseURL, model: 'profile-model' } }),
     });
-    // What a conversation stored before profiles carried: ignored (the named profile decides).
+    // Endpoint fields forged into the input: ignored (the named profile decides).
     const legacy = {
       profile: 'p',
       mode: 'responses',

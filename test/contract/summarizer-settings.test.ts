@@ -1,10 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { defaultSettings, mergeSettings, SettingsError } from '../../src/contract/settings';
-import {
-  LEGACY_SUMMARIZER_FIELDS,
-  MAX_INSTRUCTIONS,
-  storedSummarizerSettings,
-} from '../../src/contract/summarizer-settings';
+import { LEGACY_SUMMARIZER_FIELDS, MAX_INSTRUCTIONS } from '../../src/contract/summarizer-settings';
 import * as productionWorkflows from '../../src/workflows';
 
 describe('conversation summarizer settings (profiles)', () => {
@@ -21,7 +17,7 @@ describe('conversation summarizer settings (profiles)', () => {
   });
 
   for (const field of LEGACY_SUMMARIZER_FIELDS) {
-    it(`rejects summarizer.${field} in new runs, saying to choose a profile`, () => {
+    it(`rejects summarizer.${field}, saying to choose a profile`, () => {
       assert.throws(
         () => mergeSettings(defaultSettings, { summarizer: { [field]: 'http://127.0.0.1:9/v1' } }),
         (e: unknown) =>
@@ -31,17 +27,6 @@ describe('conversation summarizer settings (profiles)', () => {
       );
     });
   }
-
-  it('drops the pre-profile fields when replaying a run started before profiles (map)', () => {
-    const merged = mergeSettings(
-      defaultSettings,
-      {
-        summarizer: { mode: 'chat', baseURL: 'http://127.0.0.1:9/v1', apiKeyFile: '/etc/shadow', maxOutputTokens: 900 },
-      },
-      { legacySummarizer: 'map' }
-    );
-    assert.deepEqual(merged.summarizer, { profile: '', maxOutputTokens: 900, instructions: '', mode: 'chat' });
-  });
 
   const bad: [string, unknown, RegExp][] = [
     ['a URL as profile', { profile: 'http://169.254.169.254' }, /summarizer\.profile must be ''/],
@@ -60,31 +45,6 @@ describe('conversation summarizer settings (profiles)', () => {
       );
     });
   }
-
-  it('reads stored settings of any version: pre-profile endpoint fields are dropped', () => {
-    const old = {
-      mode: 'chat',
-      model: 'small',
-      baseURL: 'http://attacker.invalid/v1',
-      apiKeyEnv: 'TEMPORAL_API_KEY',
-      apiKeyFile: '/etc/shadow',
-      timeoutMs: 1000,
-      maxOutputTokens: 700,
-    };
-    assert.deepEqual(storedSummarizerSettings(old), {
-      profile: '',
-      maxOutputTokens: 700,
-      instructions: '',
-      mode: 'chat',
-    });
-    assert.deepEqual(storedSummarizerSettings({ profile: 'a', instructions: 'x' }), {
-      profile: 'a',
-      maxOutputTokens: 0,
-      instructions: 'x',
-    });
-    assert.deepEqual(storedSummarizerSettings({ profile: 'http://x' }).profile, '');
-    assert.deepEqual(storedSummarizerSettings(null), { profile: '', maxOutputTokens: 0, instructions: '' });
-  });
 
   it('the production worker registers the conversation workflow only (not the example agent loop)', () => {
     assert.deepEqual(Object.keys(productionWorkflows), ['conversationWorkflow']);

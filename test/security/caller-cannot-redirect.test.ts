@@ -196,14 +196,28 @@ describe('no caller setting reaches a URL or file the worker did not configure (
         received.push(cause.message);
       }
 
-      // A forged continue-as-new state carrying endpoint fields: they are dropped; folds use the worker's profile.
-      const forgedId = uniqueConversationId('redirect-carried');
+      // A forged continue-as-new state carrying endpoint fields: the run is refused before anything runs.
       const attack = { mode: 'chat', baseURL: listener.url, apiKeyEnv: 'SECRET_ENV', apiKeyFile: secretFile };
-      const carried = ConversationState.create(forgedId, {
-        ...defaultSettings,
-        budget: 2500,
-        summarizer: { ...attack, instructions: hostile.join(' ') } as never,
-      }).carried;
+      const forge = (id: string, summarizer: object) =>
+        ConversationState.create(id, { ...defaultSettings, budget: 2500, summarizer: summarizer as never }).carried;
+      const refusedId = uniqueConversationId('redirect-carried-endpoints');
+      const refusedRun = await env.client.workflow.start('conversationWorkflow', {
+        taskQueue,
+        workflowId: conversationWorkflowId(refusedId),
+        args: [{ conversationId: refusedId, carried: forge(refusedId, { ...defaultSettings.summarizer, ...attack }) }],
+      });
+      ids.push(refusedRun.workflowId);
+      const refusedStart = await refusedRun.result().then(
+        () => undefined,
+        (e: unknown) => e
+      );
+      assert.ok(refusedStart instanceof WorkflowFailedError, 'the forged state was refused');
+      const refusedCause = refusedStart.cause as { type?: string; message: string };
+      refusals.push({ what: 'forged carried', type: refusedCause.type, message: refusedCause.message });
+      received.push(refusedCause.message);
+      // A forged state with hostile instructions only: folds use the worker's profile, the instructions are text.
+      const forgedId = uniqueConversationId('redirect-carried');
+      const carried = forge(forgedId, { ...defaultSettings.summarizer, instructions: hostile.join(' ') });
       await env.client.workflow.start('conversationWorkflow', {
         taskQueue,
         workflowId: conversationWorkflowId(forgedId),

@@ -21,7 +21,7 @@ import { ConversationUpdateError } from '../../src/client/errors';
 import { ConfigError, loadConfig } from '../../src/config/load-config';
 import { conversationWorkflowId } from '../../src/contract/definitions';
 import { FAILURE_TYPES } from '../../src/contract/failures';
-import { defaultSettings, SettingsError } from '../../src/contract/settings';
+import { defaultLimits, defaultSettings, SettingsError } from '../../src/contract/settings';
 import { SUMMARY_MARKER } from '../../src/core/messages/summary-marker';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';
 import { workflowTaskFailures } from '../support/history';
@@ -643,12 +643,16 @@ function carriedState(conversationId: string, changes: Record<string, unknown> =
     hotPaths: { scores: [] },
     lastClientSeq: -1,
     lastError: null,
+    limits: { ...defaultLimits },
     live: [],
     nextSeq: 0,
+    pendingFold: null,
     recentIds: [],
+    sent: [],
     settings: { ...defaultSettings },
     turnReads: [],
     version: 0,
+    writers: [],
     ...changes,
   };
 }
@@ -787,6 +791,17 @@ describe('bad-input catalogue: oversized updates, forged start state, start prof
       /carried\.live\[0\]\.tokens must be a non-negative integer/,
     ],
     ['carried version -1', (id) => ({ carried: carriedState(id, { version: -1 }) }), /carried\.version must be/],
+    ['carried without limits', (id) => ({ carried: carriedState(id, { limits: undefined }) }), /carried\.limits must/],
+    [
+      'carried limits out of range',
+      (id) => ({ carried: carriedState(id, { limits: { ...defaultLimits, maxUpdatesPerRun: 5 } }) }),
+      /carried\.limits\.maxUpdatesPerRun must be an integer from 10 to 1900/,
+    ],
+    [
+      'carried with start limits',
+      (id) => ({ carried: carriedState(id), limits: { maxUpdatesPerRun: 20 } }),
+      /a continued run keeps the limits in carried\.limits/,
+    ],
     [
       'carried closed "no"',
       (id) => ({ carried: carriedState(id, { closed: 'no' }) }),

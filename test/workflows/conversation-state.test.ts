@@ -117,15 +117,17 @@ export function writesThroughTheViewDoNotCompile(state: ConversationState): void
 }
 
 describe('ConversationState transitions', () => {
-  it('carries the same JSON fields as before (continue-as-new input and recorded histories)', () => {
+  it('carries the JSON fields of the 1.0 baseline (continue-as-new input and recorded histories)', () => {
     assert.deepEqual(Object.keys(fresh().carried), [
       'conversationId',
       'settings',
+      'limits',
       'format',
       'live',
       'nextSeq',
       'version',
       'lastClientSeq',
+      'writers',
       'recentIds',
       'folds',
       'foldCount',
@@ -136,6 +138,8 @@ describe('ConversationState transitions', () => {
       'closed',
       'continuedAsNew',
       'hotPaths',
+      'sent',
+      'pendingFold',
       'turnReads',
     ]);
   });
@@ -228,10 +232,10 @@ describe('ConversationState transitions', () => {
     assert.equal(state.carried.folds[49]!.number, 62);
   });
 
-  it('rewind: removes the last user turn, forgets its ids when asked, drops the anchor', () => {
+  it('rewind: removes the last user turn, forgets its ids, drops the anchor', () => {
     const state = twoTurns();
     withCalibration(state);
-    const removed = state.rewind(() => true);
+    const removed = state.rewind();
     assert.deepEqual(
       removed.map((r) => (r as { content: string }).content),
       ['second', 'two']
@@ -244,22 +248,13 @@ describe('ConversationState transitions', () => {
     assert.equal(state.stage({ messages: [{ role: 'user', content: 'second', id: 'u2' }] }).messages.length, 1);
   });
 
-  it('rewind keeping ids (histories before forgetting) still refuses the removed ids', () => {
-    const state = twoTurns();
-    state.rewind(() => false);
-    assert.ok(state.carried.recentIds.includes('u2'));
-  });
-
-  it('rewind refusals: nothing to rewind, closed; the patch question is not asked', () => {
-    const asked: string[] = [];
-    const ask = () => (asked.push('asked'), true);
+  it('rewind refusals: nothing to rewind, closed', () => {
     const state = fresh();
     append(state, [{ role: 'system', content: 'Be brief.' }]);
-    refused(state, () => state.rewind(ask), /nothing to rewind/);
+    refused(state, () => state.rewind(), /nothing to rewind/);
     const closed = twoTurns();
     closed.close();
-    refused(closed, () => closed.rewind(ask), ConversationClosed);
-    assert.deepEqual(asked, []);
+    refused(closed, () => closed.rewind(), ConversationClosed);
   });
 
   it('clear: keeps instructions and pinned messages, forgets the back-off, the removed ids and the anchor', () => {
@@ -269,10 +264,7 @@ describe('ConversationState transitions', () => {
     state.recordFold(foldRecord(state.nextFoldNumber(), { ok: false }), {
       backoff: { prefixHash: 'ab', split: 3, tokens: 25, failures: 1, at: null },
     });
-    assert.equal(
-      state.clear(() => true),
-      3
-    );
+    assert.equal(state.clear(), 3);
     assert.deepEqual(
       state.carried.live.map((e) => e.uid),
       ['m0', 'm3']
@@ -282,7 +274,7 @@ describe('ConversationState transitions', () => {
     assert.deepEqual(state.carried.recentIds, ['u2']);
     const closed = twoTurns();
     closed.close();
-    refused(closed, () => closed.clear(() => true), ConversationClosed);
+    refused(closed, () => closed.clear(), ConversationClosed);
   });
 
   it('calibrate: a report of a known context moves the estimate; unknown or unusable reports change nothing', () => {

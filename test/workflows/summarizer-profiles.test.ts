@@ -141,26 +141,23 @@ describe('summarizer profiles: callers choose a name, never an endpoint or a key
           assert.deepEqual((await conv.state()).settings.summarizer, defaultSettings.summarizer);
           await foldOnce(conv);
 
-          // 3. A forged continue-as-new state carrying the old fields: dropped, the worker's default profile folds.
+          // 3. A forged continue-as-new state carrying the old fields: the run is refused before anything runs.
           const forgedId = uniqueConversationId('attack-carried');
           const carried = ConversationState.create(forgedId, {
             ...defaultSettings,
             budget: 2500,
             summarizer: attack as unknown as typeof defaultSettings.summarizer,
           }).carried;
-          await client.workflow.start('conversationWorkflow', {
+          const forgedRun = await client.workflow.start('conversationWorkflow', {
             taskQueue,
             workflowId: conversationWorkflowId(forgedId),
             args: [{ conversationId: forgedId, carried }],
           });
-          const forged = open(forgedId);
-          // Only the harmless stored mode survives (it picks the fold path); the endpoint fields are gone.
-          assert.deepEqual((await forged.state()).settings.summarizer, { ...defaultSettings.summarizer, mode: 'chat' });
-          const before = server.requests.length;
-          await foldOnce(forged);
-          assert.ok(
-            server.requests.length > before,
-            "the forged conversation folded with the worker's default profile"
+          const forged = await failureOf(forgedRun.result());
+          assert.ok(forged instanceof WorkflowFailedError);
+          assert.match(
+            String(forged.cause?.message),
+            /invalid start input: carried\.settings: summarizer\.mode is not a conversation setting/
           );
 
           // 4. The example agent loop with the old fields in its compactor options: refused before any call.

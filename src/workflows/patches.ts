@@ -1,0 +1,25 @@
+/**
+ * The registry of workflow patch ids: every `patched(id)` / `deprecatePatch(id)` call in src/ names an id listed here
+ * (`npm run lint` runs scripts/check-patches.ts, which fails on any other). Empty at the 1.0 compatibility baseline:
+ * the recorded histories in test/histories were recorded by the baseline code, which has no patch. The lifecycle of
+ * an entry (`patched` → `deprecatePatch` → removal) is in docs/development.md, "Replay compatibility".
+ */
+
+/** One behaviour change gated by a patch. */
+export interface PatchEntry {
+  /** The id given to `patched()` / `deprecatePatch()`: kebab-case, saying what changed. */
+  id: string;
+  /** When the gate was added (YYYY-MM-DD). */
+  since: string;
+  /** What changed and why the old behaviour must keep replaying. */
+  why: string;
+  /**
+   * When the gate may move on: to `deprecatePatch` once no run older than the change can still be running (every
+   * conversation started before it was closed or continued as new on a worker with the gate), and out of the code
+   * one release after that.
+   */
+  retire: string;
+}
+
+/** Every patch id in use, oldest first. */
+export const PATCHES: readonly PatchEntry[] = [];
