@@ -12,7 +12,7 @@ from typing import Any
 from temporalio.client import Client
 
 from conftest import Worker, conversation_id, export_archive
-from durable_compaction import ConversationClient, ConversationUnavailableError
+from durable_compaction import ConversationClient, ConversationRunEnded, ConversationUnavailableError
 
 FILLER = "Please check the shipping status of this order and report back with the tracking reference. "
 
@@ -87,3 +87,22 @@ async def conv_again(conv: ConversationClient, messages: list[Any]) -> Any:
         except ConversationUnavailableError:
             await asyncio.sleep(1)
     raise AssertionError("the restarted worker never answered")
+
+
+async def test_a_run_terminated_while_a_call_is_retried_is_not_started_again(
+    client: Client, start_worker: Callable[..., Worker]
+) -> None:
+    worker = start_worker()
+    conv = ConversationClient(client, conversation_id("terminated"), worker.task_queue, workflow_task_timeout=2)
+    await conv.prepare([turn(0)])
+    worker.kill()
+    call = asyncio.create_task(conv.prepare([turn(1)]))
+    await asyncio.sleep(1.5)
+    await client.get_workflow_handle(conv.workflow_id).terminate("operator")
+    try:
+        await call
+        raise AssertionError("the call returned although its run was terminated")
+    except ConversationRunEnded as err:
+        assert err.stored == "unknown" and "TERMINATED" in str(err)
+    description = await client.get_workflow_handle(conv.workflow_id).describe()
+    assert description.status is not None and description.status.name == "TERMINATED", "not started again"

@@ -103,3 +103,20 @@ async def test_record_rewind_clear_configure_wait(client: Client, worker: Worker
         {"role": "user", "content": "after clear"},
     ]
     await conv.close()
+
+
+async def test_tools_are_counted_and_sent_only_when_they_change(client: Client, worker: Worker) -> None:
+    conv = ConversationClient(client, conversation_id("tools"), worker.task_queue)
+    tools = [{"type": "function", "function": {"name": "track", "description": "Track an order. " * 20, "parameters": {}}}]
+    without = await conv.prepare([{"role": "user", "content": "hello"}])
+    first = await conv.prepare([{"role": "user", "content": "one"}], tools=tools)
+    await conv.prepare([{"role": "user", "content": "two"}], tools=tools)
+    assert (await conv.state())["settings"]["tools"] == tools
+    assert first.tokens > without.tokens + 100, "the tool definitions count into the context's tokens"
+    history = await client.get_workflow_handle(conv.workflow_id).fetch_history()
+    inputs = [
+        json.loads(e.workflow_execution_update_accepted_event_attributes.accepted_request.input.args.payloads[0].data)
+        for e in history.events
+        if e.HasField("workflow_execution_update_accepted_event_attributes")
+    ]
+    assert [("tools" in i) for i in inputs] == [False, True, False], "sent with the call that changed them only"

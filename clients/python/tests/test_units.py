@@ -50,3 +50,33 @@ def test_unanswered_calls_get_a_not_run_result_or_an_error() -> None:
     assert out[2] == result("2") and out[3] == messages[2]
     with pytest.raises(UnansweredCallError, match="call '1' \\(lookup\\) has no result"):
         prepare_chat_for_send(messages, "error")
+
+
+def test_transient_answers_are_told_from_final_ones() -> None:
+    from temporalio.client import WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError
+    from temporalio.exceptions import ApplicationError
+    from temporalio.service import RPCError, RPCStatusCode
+
+    from durable_compaction.retry import TryAgain, is_not_found, is_transient
+
+    transient = [
+        RPCError("connection refused", RPCStatusCode.UNAVAILABLE, b""),
+        RPCError("deadline", RPCStatusCode.DEADLINE_EXCEEDED, b""),
+        RPCError("Workflow Task in failed state.", RPCStatusCode.INVALID_ARGUMENT, b""),
+        RPCError("Namespace default is not found.", RPCStatusCode.NOT_FOUND, b""),
+        RPCError("update aborted", RPCStatusCode.FAILED_PRECONDITION, b"...WorkflowNotReadyFailure..."),
+        WorkflowUpdateFailedError(ApplicationError("later", type="OutOfOrder")),
+        WorkflowUpdateRPCTimeoutOrCancelledError(),
+        TimeoutError(),
+        TryAgain("dropped"),
+    ]
+    final = [
+        RPCError("workflow not found for ID: conversation-x", RPCStatusCode.NOT_FOUND, b""),
+        RPCError("bad request", RPCStatusCode.INVALID_ARGUMENT, b""),
+        RPCError("precondition", RPCStatusCode.FAILED_PRECONDITION, b""),
+        WorkflowUpdateFailedError(ApplicationError("bad message", type="InvalidAppend")),
+        ValueError("a bug"),
+    ]
+    assert [is_transient(e) for e in transient] == [True] * len(transient)
+    assert [is_transient(e) for e in final] == [False] * len(final)
+    assert is_not_found(final[0]) and not is_not_found(transient[3])
