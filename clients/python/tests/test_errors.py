@@ -93,3 +93,15 @@ async def test_a_closed_conversation_is_closed_on_every_path(client: Client, wor
         with pytest.raises(ConversationClosedError) as closed:
             await caller.prepare([{"role": "user", "content": "again"}])
         assert closed.value.type == "ConversationClosed" and closed.value.stored is False
+
+
+async def test_bad_settings_fail_the_first_call_and_leave_the_id_free(client: Client, worker: Worker) -> None:
+    cid = conversation_id("bad-settings")
+    conv = ConversationClient(client, cid, worker.task_queue, settings={"budget": -5}, retry_deadline=15)
+    with pytest.raises(ConversationUpdateError) as refused:
+        await conv.prepare([{"role": "user", "content": "hello"}])
+    assert refused.value.type == "InvalidStart" and refused.value.stored is False
+    assert "budget must be an integer from 256 to 300000, got -5" in str(refused.value)
+    fixed = ConversationClient(client, cid, worker.task_queue, settings={"budget": 4000})
+    prepared = await fixed.prepare([{"role": "user", "content": "hello"}])
+    assert prepared.budget == 4000 and prepared.messages == [{"role": "user", "content": "hello"}]

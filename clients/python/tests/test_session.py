@@ -40,7 +40,7 @@ async def test_a_session_keeps_the_mirror_and_the_send_order(client: Client, wor
     )
     sent: list[Any] = [{"role": "system", "content": "You are a shipping assistant."}, turn(0)]
     prepared = await conv.prepare(sent)
-    output: Any = None
+    sizes: list[tuple[int, int]] = []
     for i in range(1, 16):
         assistant, results = tool_round(i)
         new = [*results, turn(i)]
@@ -54,6 +54,11 @@ async def test_a_session_keeps_the_mirror_and_the_send_order(client: Client, wor
         at = next(k for k, m in enumerate(prepared.messages) if m.get("tool_calls") and m["tool_calls"][0]["id"] == f"c{i}a")
         assert [m.get("tool_call_id") for m in prepared.messages[at + 1 : at + 3]] == [f"c{i}a", f"c{i}b"]
         assert prepared.tokens <= prepared.budget
+        # The update's answer is a patch: bounded by this turn's messages (and a summary), not by the context.
+        answer, whole = len(json.dumps(prepared.raw)), len(json.dumps(context["messages"]))
+        assert answer < 1500 + len(json.dumps(new)), f"turn {i}: answer of {answer} bytes for a {whole}-byte context"
+        sizes.append((answer, whole))
+    assert sum(a for a, _ in sizes) < sum(w for _, w in sizes) / 4, sizes
     folds = await conv.folds()
     assert len(folds) >= 1 and all(f["ok"] for f in folds), folds
     state = await conv.state()
