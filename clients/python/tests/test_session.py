@@ -125,3 +125,21 @@ async def test_tools_are_counted_and_sent_only_when_they_change(client: Client, 
         if e.HasField("workflow_execution_update_accepted_event_attributes")
     ]
     assert [("tools" in i) for i in inputs] == [False, True, False], "sent with the call that changed them only"
+
+
+async def test_a_responses_session_is_sent_as_the_workflow_sends_it(client: Client, worker: Worker) -> None:
+    conv = ConversationClient(client, conversation_id("responses"), worker.task_queue, format="responses")
+    prepared = await conv.prepare([{"role": "developer", "content": "Track orders."}, turn(0)])
+    for i in range(1, 6):
+        calls = [
+            {"type": "function_call", "call_id": f"r{i}a", "name": "lookup", "arguments": "{}"},
+            {"type": "function_call", "call_id": f"r{i}b", "name": "track", "arguments": "{}"},
+        ]
+        # Results in reverse call order; on odd turns the second call is left unanswered.
+        outputs = [{"type": "function_call_output", "call_id": f"r{i}b", "output": f"tracked {i}"}] if i % 2 == 0 else []
+        outputs.append({"type": "function_call_output", "call_id": f"r{i}a", "output": f"found {i}"})
+        prepared = await conv.prepare([*outputs, turn(i)], output=calls)
+        sendable = await client.get_workflow_handle(conv.workflow_id).query("sendable")
+        assert prepared.messages == sendable["messages"], f"turn {i}: sent as the workflow sends it"
+    assert any(str(m.get("output", "")).startswith("[not run]") for m in prepared.messages)
+    assert (await conv.state())["format"] == "responses"

@@ -53,7 +53,7 @@ from .protocol import (
     json_bytes,
 )
 from .retry import TryAgain, is_not_found, is_transient, retry_transient
-from .send import prepare_chat_for_send
+from .send import prepare_for_send
 
 T = TypeVar("T")
 
@@ -324,18 +324,19 @@ class ConversationClient:
         return snapshot
 
     async def _sendable(self, deadline: float) -> list[Any]:
-        """The mirror as it should be sent. Chat contexts are normalised here (no transfer); every other format is
-        read from the ``sendable`` query, which runs the workflow's own send-time rules."""
-        if self._cached_settings is None or self._stored_format is None:
+        """The mirror as it should be sent. Chat and Responses contexts are normalised here (nothing crosses the
+        network); every other format is read from the ``sendable`` query, which runs the workflow's own rules."""
+        # A chat conversation becomes a Responses one when Responses items (they carry `type`) arrive: read again.
+        stale = self._stored_format == "chat" and any(isinstance(m, dict) and "type" in m for m in self._mirror)
+        if self._cached_settings is None or self._stored_format is None or stale:
             state: dict[str, Any] = await self._retrying(lambda: self._handle().query("state"), deadline)
             self._cached_settings = state["settings"]
             self._stored_format = state.get("format")
-        # A chat conversation becomes a Responses one when Responses items arrive: those carry `type`.
-        chat = self._stored_format == "chat" and all(
-            isinstance(m, dict) and isinstance(m.get("role"), str) and "type" not in m for m in self._mirror
-        )
-        if chat:
-            return prepare_chat_for_send(self._mirror, str(self._cached_settings.get("unanswered", "synthesize")))
+        unanswered = str(self._cached_settings.get("unanswered", "synthesize"))
+        if self._stored_format == "chat":
+            return prepare_for_send(self._mirror, unanswered, "chat")
+        if self._stored_format == "responses":
+            return prepare_for_send(self._mirror, unanswered, "responses")
         self._stored_format = None
         sendable: dict[str, Any] = await self._retrying(lambda: self._handle().query("sendable"), deadline)
         return list(sendable["messages"])
