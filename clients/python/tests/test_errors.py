@@ -19,6 +19,7 @@ from durable_compaction import (
     ConversationUpdateError,
     InvalidConversationId,
     SettingsError,
+    UnansweredCallError,
 )
 
 
@@ -105,3 +106,16 @@ async def test_bad_settings_fail_the_first_call_and_leave_the_id_free(client: Cl
     fixed = ConversationClient(client, cid, worker.task_queue, settings={"budget": 4000})
     prepared = await fixed.prepare([{"role": "user", "content": "hello"}])
     assert prepared.budget == 4000 and prepared.messages == [{"role": "user", "content": "hello"}]
+
+
+async def test_an_unanswered_call_with_policy_error_is_stored_but_not_sendable(client: Client, worker: Worker) -> None:
+    conv = ConversationClient(client, conversation_id("unanswered"), worker.task_queue, settings={"unanswered": "error"})
+    call = {"id": "c1", "type": "function", "function": {"name": "track", "arguments": "{}"}}
+    assistant = {"role": "assistant", "content": None, "tool_calls": [call]}
+    with pytest.raises(UnansweredCallError, match=r"call 'c1' \(track\) has no result at send time"):
+        await conv.prepare([{"role": "user", "content": "where is it?"}], output=None)
+        await conv.prepare([], output=assistant)
+    assert (await conv.context())["messages"][-1] == assistant, "stored all the same"
+    result = {"role": "tool", "tool_call_id": "c1", "content": "in transit"}
+    prepared = await conv.prepare([result])
+    assert prepared.messages[-2:] == [assistant, result]

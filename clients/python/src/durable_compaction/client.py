@@ -208,7 +208,7 @@ class ConversationClient:
         if send_tools is not None:
             self._sent_tools = _json(send_tools)
         self._sent_version = result["version"]
-        messages = await self._after_stored(lambda: self._sendable(deadline + ASK_AFTER_DEADLINE))
+        messages = await self._sendable(deadline + ASK_AFTER_DEADLINE)
         return Prepared(
             messages=messages,
             version=result["version"],
@@ -325,11 +325,16 @@ class ConversationClient:
 
     async def _sendable(self, deadline: float) -> list[Any]:
         """The mirror as it should be sent. Chat and Responses contexts are normalised here (nothing crosses the
-        network); every other format is read from the ``sendable`` query, which runs the workflow's own rules."""
+        network); every other format is read from the ``sendable`` query, which runs the workflow's own rules.
+
+        Raises:
+            ConversationUnavailableError: (``stored`` True) when a read it needs fails.
+            UnansweredCallError: with setting ``unanswered: 'error'``, for a call without a result.
+        """
         # A chat conversation becomes a Responses one when Responses items (they carry `type`) arrive: read again.
         stale = self._stored_format == "chat" and any(isinstance(m, dict) and "type" in m for m in self._mirror)
         if self._cached_settings is None or self._stored_format is None or stale:
-            state: dict[str, Any] = await self._retrying(lambda: self._handle().query("state"), deadline)
+            state = await self._after_stored(lambda: self._retrying(lambda: self._handle().query("state"), deadline))
             self._cached_settings = state["settings"]
             self._stored_format = state.get("format")
         unanswered = str(self._cached_settings.get("unanswered", "synthesize"))
@@ -338,7 +343,7 @@ class ConversationClient:
         if self._stored_format == "responses":
             return prepare_for_send(self._mirror, unanswered, "responses")
         self._stored_format = None
-        sendable: dict[str, Any] = await self._retrying(lambda: self._handle().query("sendable"), deadline)
+        sendable = await self._after_stored(lambda: self._retrying(lambda: self._handle().query("sendable"), deadline))
         return list(sendable["messages"])
 
     async def _send(
