@@ -69,7 +69,7 @@ Prints {"conversation", "workflowId", "driver", "archived", "lastSeq", "folds": 
   },
   delete: {
     run: runDelete,
-    line: 'delete   --conversation ID                      erase a conversation: archive, workflow, history',
+    line: 'delete   --conversation ID                      erase a conversation everywhere',
     help: deleteHelp,
   },
   replay: {
