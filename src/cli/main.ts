@@ -69,7 +69,7 @@ Prints {"conversation", "workflowId", "driver", "archived", "lastSeq", "folds": 
   },
   delete: {
     run: runDelete,
-    line: 'delete   --conversation ID                      erase a conversation everywhere',
+    line: 'delete   --conversation ID                      erase a conversation for good',
     help: deleteHelp,
   },
   replay: {
