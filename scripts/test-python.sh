@@ -7,6 +7,8 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 if [ ! -x .tools/temporal ] || [ ! -d node_modules ]; then bash scripts/setup.sh; fi
 venv="${DC_PYTHON_VENV:-.tools/python-venv}"
+# Absolute: the steps below run from clients/python.
+case "$venv" in /*) ;; *) venv="$PWD/$venv" ;; esac
 if [ ! -x "$venv/bin/python" ]; then "${PYTHON:-python3}" -m venv "$venv"; fi
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "./clients/python[test]"
 (cd clients/python && "$venv/bin/python" -m mypy --strict --no-incremental src)

@@ -20,6 +20,7 @@ import { ensureDevServer, type DevServerHandle } from './server/dev-server';
 import { createConversationWorker } from './server/conversation-worker';
 import type { SummarizerProfiles } from './summarizers/profiles';
 import { ensureSearchAttributes, type SearchAttributesStatus } from './visibility/register';
+import { startRetentionTimer, type RetentionTimer } from './server/retention-sweep';
 
 /** Options for {@link runWorker} beyond the configuration file. */
 export interface RunWorkerOptions {
@@ -104,6 +105,7 @@ async function runWithArchive(
     const address = server?.address ?? config.temporal.address;
     const connection = await NativeConnection.connect(connectionOptions(config, address));
     let metricsServer: MetricsServer | undefined;
+    let retention: RetentionTimer | undefined;
     try {
       const searchAttributes = await ensureSearchAttributes(connection, config.temporal.namespace);
       const metrics = config.metrics.port > 0 ? new ConversationMetrics() : undefined;
@@ -124,6 +126,7 @@ async function runWithArchive(
         tuning: config.worker,
         ...(metrics ? { metrics } : {}),
       });
+      retention = startRetention(config, archive, connection);
       const { temporalPort, host } = config.metrics;
       options.onReady?.({
         address,
@@ -137,12 +140,41 @@ async function runWithArchive(
       // Worker.run resolves after SIGINT/SIGTERM (the SDK installs the handlers) once in-flight tasks drain.
       await worker.run();
     } finally {
+      await retention?.stop();
       await metricsServer?.close();
       await connection.close();
     }
   } finally {
     await server?.stop();
   }
+}
+
+/**
+ * Starts the retention sweep when `retention.closedDays` is set: every `sweepMinutes`, closed conversations past the
+ * period are purged; each sweep's counts are logged.
+ * @returns the timer, or undefined when retention is off (0 days).
+ */
+function startRetention(
+  config: Config,
+  archive: ConversationArchive,
+  connection: NativeConnection
+): RetentionTimer | undefined {
+  const { closedDays, sweepMinutes } = config.retention;
+  if (closedDays <= 0) return undefined;
+  const logger = Runtime.instance().logger;
+  return startRetentionTimer(
+    {
+      archive,
+      service: connection.workflowService,
+      namespace: config.temporal.namespace,
+      retentionMs: closedDays * 86_400_000,
+    },
+    sweepMinutes * 60_000,
+    (outcome) => {
+      if (outcome instanceof Error) logger.warn('retention sweep failed', { error: outcome.message });
+      else logger.info('retention sweep', { ...outcome, closedDays });
+    }
+  );
 }
 
 /** How {@link runWorkerProcess} connects: `dev` starts (or reuses) the embedded dev server unless `temporal.address`

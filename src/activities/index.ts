@@ -2,7 +2,7 @@
  * `createActivities(deps)`: every activity the conversation workflow calls, built around injected dependencies (the
  * archive, token counters, summarizer defaults) so tests and other deployments can swap them.
  */
-import type { ConversationArchive } from '../archive/archive';
+import type { ConversationArchive, PurgeOutcome } from '../archive/archive';
 import { adapterFor } from '../core/messages/adapter-for-format';
 import { evictStaleToolResults } from '../core/fold/evict';
 import { normalize } from '../core/messages/normalize';
@@ -167,6 +167,14 @@ export function createActivities(deps: ActivityDeps) {
     async checkSummarizerProfile(input: { profile: string }): Promise<{ ok: boolean; message: string }> {
       const found = findProfile(profiles, input.profile);
       return found.config ? { ok: true, message: '' } : { ok: false, message: found.message };
+    },
+
+    /**
+     * Erases everything the archive holds for this workflow id (the `delete` update). Idempotent: a second call
+     * erases nothing and returns zeros.
+     */
+    async purgeArchive(): Promise<PurgeOutcome> {
+      return archiveCall(() => deps.archive.purge(currentArchiveKey()));
     },
 
     /** Writes a fold record to the archive (idempotent by its number), for `durable-compaction inspect`. */

@@ -47,6 +47,21 @@ export interface ArchiveSummary {
   superseded: number;
 }
 
+/** What {@link ConversationArchive.purge} removed: counts of current messages, fold records and older revisions. */
+export interface PurgeOutcome {
+  messages: number;
+  folds: number;
+  superseded: number;
+}
+
+/** Options of {@link ConversationArchive.idleKeys}. */
+export interface IdleKeysOptions {
+  /** Only keys after this one (a page's last key), in key order. @default from the first key */
+  after?: string;
+  /** At most this many keys (1 to 10 000). @default 1000 */
+  limit?: number;
+}
+
 /**
  * The conversation archive: every message ever appended, kept in full and in order, before it can leave the live
  * context (folded, clipped, evicted, rewound or cleared), and every fold record. Keyed by the workflow id (`key`),
@@ -81,6 +96,17 @@ export interface ConversationArchive {
   summary(key: string): Promise<ArchiveSummary>;
   /** Every superseded revision, by kind, number and revision. */
   superseded(key: string): Promise<SupersededRevision[]>;
+  /**
+   * Erases everything stored under `key` (messages, fold records, superseded revisions) in one transaction, for a
+   * deleted conversation or one past its retention. Idempotent: a key with nothing stored returns zeros. SQLite
+   * overwrites the freed pages (`secure_delete`) and checkpoints its journal, so no text stays in the files.
+   */
+  purge(key: string): Promise<PurgeOutcome>;
+  /**
+   * Keys whose newest stored entry was written before `before` (candidates for retention), in key order, one page.
+   * A scan of the whole table: meant for a periodic sweep, not for a request path.
+   */
+  idleKeys(before: Date, options?: IdleKeysOptions): Promise<string[]>;
   /** Releases the database (connections, file handles). The archive cannot be used afterwards. */
   close(): Promise<void>;
 }

@@ -66,6 +66,23 @@ export function checkSeqs(seqs: unknown): number[] {
 }
 
 /**
+ * Checks the arguments of `idleKeys`.
+ * @returns the cut-off as an ISO-8601 string, the key to start after (`''` for the first page) and the page size.
+ * @throws ArchiveInputError for an invalid date, a bad `after` key or a limit outside 1..{@link MAX_ENTRIES_PER_CALL}.
+ */
+export function checkIdleKeys(
+  before: unknown,
+  options: { after?: unknown; limit?: unknown } | undefined
+): { before: string; after: string; limit: number } {
+  if (!(before instanceof Date) || Number.isNaN(before.getTime()))
+    throw new ArchiveInputError(`before must be a valid Date, got ${describe(before)}`);
+  const after = options?.after === undefined ? '' : checkKey(options.after);
+  const limit = options?.limit === undefined ? 1000 : checkNumber(options.limit, 'limit', 1);
+  if (limit > MAX_ENTRIES_PER_CALL) throw new ArchiveInputError(`limit must be at most ${MAX_ENTRIES_PER_CALL}`);
+  return { before: before.toISOString(), after, limit };
+}
+
+/**
  * Serialises values to store as numbers `firstSeq`, `firstSeq+1`, ….
  * @returns one prepared entry per value: its JSON text and the SHA-256 of its canonical JSON.
  * @throws ArchiveInputError for a bad number, too many values, a value JSON cannot carry, or one over

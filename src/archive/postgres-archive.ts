@@ -7,12 +7,15 @@ import {
   type ArchiveSummary,
   type ConversationArchive,
   type EntryKind,
+  type IdleKeysOptions,
+  type PurgeOutcome,
   type SupersededRevision,
   type WriteOutcome,
 } from './archive';
 import { isTransient, withConnectionRetry, type RetryOptions } from './connection-retry';
 import {
   checkFoldRecord,
+  checkIdleKeys,
   checkKey,
   checkNoGap,
   checkNumber,
@@ -182,6 +185,31 @@ export class PostgresArchive implements ConversationArchive {
       supersededAt: r.superseded_at.toISOString(),
       value: parseBody(r.body),
     }));
+  }
+
+  async purge(key: string): Promise<PurgeOutcome> {
+    checkKey(key);
+    return this.transaction(`purge of ${key}`, key, async (c) => {
+      const removed = await c.query<{ kind: EntryKind; n: string }>(
+        `WITH gone AS (DELETE FROM archive_entries WHERE workflow_id = $1 RETURNING kind)
+         SELECT kind, count(*) AS n FROM gone GROUP BY kind`,
+        [key]
+      );
+      const old = await c.query('DELETE FROM archive_superseded WHERE workflow_id = $1', [key]);
+      const count = (kind: EntryKind): number => Number(removed.rows.find((r) => r.kind === kind)?.n ?? 0);
+      return { messages: count('message'), folds: count('fold'), superseded: old.rowCount ?? 0 };
+    });
+  }
+
+  async idleKeys(before: Date, options?: IdleKeysOptions): Promise<string[]> {
+    const { before: cutoff, after, limit } = checkIdleKeys(before, options);
+    const rows = await this.query<{ workflow_id: string }>(
+      'idle keys',
+      `SELECT workflow_id FROM archive_entries WHERE workflow_id > $1
+       GROUP BY workflow_id HAVING max(stored_at) < $2 ORDER BY workflow_id LIMIT $3`,
+      [after, cutoff, limit]
+    );
+    return rows.map((r) => r.workflow_id);
   }
 
   async close(): Promise<void> {

@@ -10,11 +10,14 @@ import {
   type ArchiveSummary,
   type ConversationArchive,
   type EntryKind,
+  type IdleKeysOptions,
+  type PurgeOutcome,
   type SupersededRevision,
   type WriteOutcome,
 } from './archive';
 import {
   checkFoldRecord,
+  checkIdleKeys,
   checkKey,
   checkNoGap,
   checkNumber,
@@ -94,6 +97,12 @@ export class SqliteArchive implements ConversationArchive {
       bumpRevision: db.prepare<[number, string, EntryKind, number]>(
         `UPDATE archive_entries SET revision = ? WHERE workflow_id = ? AND kind = ? AND seq = ?`
       ),
+      purgeEntries: db.prepare<[string, EntryKind]>(`DELETE ${entries}`),
+      purgeSuperseded: db.prepare<[string]>('DELETE FROM archive_superseded WHERE workflow_id = ?'),
+      idle: db.prepare<[string, string, number], { workflow_id: string }>(
+        `SELECT workflow_id FROM archive_entries WHERE workflow_id > ?
+         GROUP BY workflow_id HAVING max(stored_at) < ? ORDER BY workflow_id LIMIT ?`
+      ),
     };
   }
 
@@ -113,6 +122,8 @@ export class SqliteArchive implements ConversationArchive {
       db = new Database(options.path);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
+      // Deleted rows (a purge, a superseded body) are overwritten with zeros, not left in free pages of the file.
+      db.pragma('secure_delete = ON');
       db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
       migrate(db);
       return new SqliteArchive(db);
@@ -196,6 +207,32 @@ export class SqliteArchive implements ConversationArchive {
         supersededAt: r.superseded_at,
         value: parseBody(r.body),
       }));
+    });
+  }
+
+  purge(key: string): Promise<PurgeOutcome> {
+    return settle(() => {
+      checkKey(key);
+      const s = this.statements;
+      const outcome = this.guard(() =>
+        this.db
+          .transaction(() => ({
+            messages: s.purgeEntries.run(key, 'message').changes,
+            folds: s.purgeEntries.run(key, 'fold').changes,
+            superseded: s.purgeSuperseded.run(key).changes,
+          }))
+          .immediate()
+      );
+      // The journal still holds the pages as they were before the purge: copy the zeroed ones back and empty it.
+      this.guard(() => this.db.pragma('wal_checkpoint(TRUNCATE)'));
+      return outcome;
+    });
+  }
+
+  idleKeys(before: Date, options?: IdleKeysOptions): Promise<string[]> {
+    return settle(() => {
+      const { before: cutoff, after, limit } = checkIdleKeys(before, options);
+      return this.guard(() => this.statements.idle.all(after, cutoff, limit)).map((r) => r.workflow_id);
     });
   }
 

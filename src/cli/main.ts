@@ -6,6 +6,7 @@
  */
 import { runCodecServer } from './codec-server';
 import { runCount } from './count';
+import { deleteHelp, runDelete } from './delete';
 import { demoHelp, runDemo } from './demo';
 import { exportHelp, runExport } from './export';
 import { foldHelp, runFold } from './fold';
@@ -65,6 +66,11 @@ Prints {"conversation", "workflowId", "driver", "archived", "lastSeq", "folds": 
     run: runExport,
     line: 'export   --conversation ID [--lines] [--archive-only]  live context and archive of a conversation, as JSON',
     help: exportHelp,
+  },
+  delete: {
+    run: runDelete,
+    line: 'delete   --conversation ID                      erase a conversation for good',
+    help: deleteHelp,
   },
   replay: {
     run: runReplay,

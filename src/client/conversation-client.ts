@@ -65,6 +65,7 @@ import { isTransient, retryTransient, TryAgain } from './retry';
 import { PROTOCOL_VERSION } from '../contract/protocol-version';
 import { OriginalsReader, type ArchiveReader } from './originals';
 import { refuseOversizedUpdate } from './update-size';
+import { deleteConversation, type DeletedConversation } from './delete-conversation';
 
 /** How to reach and create a conversation. */
 export interface ConversationClientOptions {
@@ -329,6 +330,37 @@ export class ConversationClient {
   /** Ends the conversation; its workflow completes. */
   async close(): Promise<void> {
     await this.typed(this.retrying(() => this.handle().executeUpdate(closeUpdate)));
+  }
+
+  /**
+   * Deletes the conversation for good (a deletion request, GDPR art. 17): its archive (messages, fold records,
+   * revisions) is erased, its workflow closes, and every Temporal execution of it (histories, visibility) is deleted;
+   * `export` then finds nothing. Works on a running, closed or absent conversation; deleting a deleted one erases
+   * nothing and succeeds. This client can start the id afresh afterwards (a new, empty conversation).
+   * @returns what was erased and how many workflow runs were deleted.
+   * @throws ConversationUnavailableError when it did not finish within twice `retryDeadlineMs` (call it again).
+   */
+  async delete(): Promise<DeletedConversation> {
+    const deleted = await this.typed(
+      deleteConversation({
+        client: this.options.client,
+        conversationId: this.options.conversationId,
+        workflowId: this.workflowId,
+        taskQueue: this.options.taskQueue,
+        deadline: this.callDeadline(),
+        updateId: this.updateId('delete'),
+      })
+    );
+    // A new conversation of this id numbers its writers' appends from 0 and has an empty context.
+    this.mirror = [];
+    this.version = -1;
+    this.sentVersion = undefined;
+    this.nextSeq = 0;
+    this.inDoubt = undefined;
+    this.seen = false;
+    this.sentTools = undefined;
+    this.cachedSettings = undefined;
+    return deleted;
   }
 
   /** @returns when a call made now must have ended (its steps share it: a call never takes the deadline twice). */

@@ -4,6 +4,7 @@
  */
 export { ConversationClient, InvalidConversationId } from './conversation-client';
 export type { ConversationClientOptions, Prepared } from './conversation-client';
+export type { DeletedConversation } from './delete-conversation';
 export { ConversationUnavailableError, ConversationUpdateError, type Stored } from './errors';
 export { connectClient, type ConnectClientOptions } from './connect';
 export { FoldWatcher, type FoldProgressEvent } from './fold-progress';

@@ -8,6 +8,7 @@ import { schema, type Setting } from './schema';
 const SECTION_NOTES: Partial<Record<keyof typeof schema, string>> = {
   compaction: 'defaults of new conversations (their own settings win):',
   summarizer: 'the summarizer profile named `default` (conversations pick a profile by name):',
+  retention: 'closed conversations are purged after a period (see [archive.md](archive.md#retention)):',
   counting: 'token counting for models without an offline tokenizer (see [tokens.md](tokens.md)):',
   metrics: 'Prometheus endpoints, port 0 = off (see [operations.md](operations.md)):',
 };

@@ -153,6 +153,24 @@ export const schema = {
     },
     poolSize: { type: 'integer', default: 10, min: 1, max: 1000, doc: 'PostgreSQL connections per worker' },
   },
+  retention: {
+    closedDays: {
+      type: 'number',
+      default: 0,
+      min: 0,
+      max: 36500,
+      env: 'RETENTION_CLOSED_DAYS',
+      doc: 'a conversation closed this many days ago is purged: archive erased, executions deleted (0 = kept forever)',
+    },
+    sweepMinutes: {
+      type: 'integer',
+      default: 60,
+      min: 1,
+      max: 10080,
+      env: 'RETENTION_SWEEP_MINUTES',
+      doc: 'how often the worker sweeps for closed conversations past closedDays',
+    },
+  },
   compaction: {
     model: {
       type: 'string',

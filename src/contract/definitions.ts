@@ -163,12 +163,27 @@ export interface WaitForFoldResult {
   lastFold: FoldRecord | null;
 }
 
+/**
+ * Result of `delete`: what was erased from the archive (current messages, fold records, older revisions). A
+ * conversation deleted before, or never archived, erases nothing and returns zeros.
+ */
+export interface DeleteResult {
+  messages: number;
+  folds: number;
+  superseded: number;
+}
+
 export const appendUpdate = defineUpdate<PrepareResult, [AppendInput]>('append');
 export const prepareUpdate = defineUpdate<PrepareResult, [AppendInput]>('prepare');
 export const rewindUpdate = defineUpdate<RewindResult, [RewindInput]>('rewind');
 export const clearUpdate = defineUpdate<{ version: number }, []>('clear');
 export const configureUpdate = defineUpdate<ConversationSettings, [SettingsPatch]>('configure');
 export const closeUpdate = defineUpdate<{ version: number }, []>('close');
+/**
+ * Erases the conversation's archive (messages, fold records, revisions) and closes it; its workflow completes. The
+ * caller then deletes the workflow's executions (`ConversationClient.delete` does both).
+ */
+export const deleteUpdate = defineUpdate<DeleteResult, []>('delete');
 /** Resolves once no fold is being summarized (or after `timeoutMs`); for "compacting…" indicators. */
 export const waitForFoldUpdate = defineUpdate<WaitForFoldResult, [WaitForFoldInput]>('waitForFold');
 export const appendSignal = defineSignal<[AppendInput]>('append');

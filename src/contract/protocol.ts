@@ -9,6 +9,7 @@ import type {
   ContextSnapshot,
   ConversationInput,
   ConversationStateView,
+  DeleteResult,
   PrepareResult,
   RewindInput,
   RewindResult,
@@ -38,6 +39,7 @@ export interface ConversationProtocol {
     clear: { argument: null; result: VersionResult };
     configure: { argument: SettingsPatch; result: ConversationSettings };
     close: { argument: null; result: VersionResult };
+    delete: { argument: null; result: DeleteResult };
     waitForFold: { argument: WaitForFoldInput | null; result: WaitForFoldResult };
   };
   signals: {

@@ -86,6 +86,12 @@ export class ConversationFolds {
     return this.scope !== null;
   }
 
+  /** Drops the fold in flight, stopping its summarizer call (a deleted conversation writes nothing back). */
+  abandon(): void {
+    if (this.state.carried.pendingFold) this.state.dropPendingFold();
+    this.scope?.cancel();
+  }
+
   /** @returns the fold in flight for the `state` query; `null` without one. */
   progress(): FoldProgress | null {
     return progressOf(this.state.carried.pendingFold ?? this.blocking, this.waiting);

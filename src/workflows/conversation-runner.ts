@@ -14,6 +14,7 @@ import {
   MAX_FOLD_WAIT_MS,
   type AppendInput,
   type ConversationStateView,
+  type DeleteResult,
   type PrepareResult,
   type RewindInput,
   type RewindResult,
@@ -395,6 +396,21 @@ export class ConversationRunner {
   async close(): Promise<{ version: number }> {
     this.runUpdates++;
     return this.mutex.run(() => ({ version: this.state.close() }));
+  }
+
+  /**
+   * `delete`: stops a summary being written (nothing of it may be written back), erases the archive, then closes the
+   * conversation. Under the mutex, so no append runs between the erasure and the close; when the erasure fails, the
+   * conversation is left as it was (the purge is one transaction) and the update fails.
+   */
+  async delete(): Promise<DeleteResult> {
+    this.runUpdates++;
+    return this.mutex.run(async () => {
+      this.folds.abandon();
+      const erased = await localAs('erase the archive').purgeArchive();
+      this.state.close();
+      return erased;
+    });
   }
 
   /**

@@ -16,6 +16,7 @@ import {
   closeUpdate,
   configureUpdate,
   contextQuery,
+  deleteUpdate,
   foldsQuery,
   prepareUpdate,
   rewindUpdate,
@@ -86,7 +87,7 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   const refuseAfterBadStart = (): void => {
     if (startError) throw failure(startFailure, startError);
   };
-  /** `clear` and `close` take no input: one sent anyway is a caller's mistake, refused before anything changes. */
+  /** `clear`, `close` and `delete` take no input: one sent anyway is a caller's mistake, refused before anything changes. */
   const refuseInput = (update: string, args: unknown[]): void => {
     refuseAfterBadStart();
     if (args.some((a) => a !== undefined && a !== null)) {
@@ -147,6 +148,11 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
     closeUpdate,
     guarded('close', () => shown(runner.close())),
     { validator: guardedValidator('close', (...args: unknown[]) => refuseInput('close', args)) }
+  );
+  setHandler(
+    deleteUpdate,
+    guarded('delete', () => shown(runner.delete())),
+    { validator: guardedValidator('delete', (...args: unknown[]) => refuseInput('delete', args)) }
   );
   setHandler(
     waitForFoldUpdate,

@@ -9,6 +9,7 @@ import { ArchiveError, ArchiveGapError, ArchiveInputError, type ConversationArch
 import { MAX_ENTRIES_PER_CALL, MAX_ENTRY_BYTES, MAX_KEY_BYTES } from '../../src/archive/entries';
 import type { FoldRecord } from '../../src/core/fold/fold-record';
 import { mulberry32 } from '../support/rng';
+import { purgeConformance } from './conformance-purge';
 import { messageFor } from './writer-process';
 
 /** One driver under test. */
@@ -474,5 +475,7 @@ export function describeArchiveConformance(
       await second.close();
       await assert.rejects(second.readAll(key), /closed/);
     });
+
+    purgeConformance(() => archive, foldRecord);
   });
 }

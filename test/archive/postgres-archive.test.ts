@@ -61,6 +61,34 @@ describe('PostgresArchive', function () {
     assert.equal(redactUrl('postgres://u:p4ss@h:5432/d'), 'postgres://u:***@h:5432/d');
   });
 
+  it('leaves no row holding a purged conversation in either table', async () => {
+    const url = await freshDatabase('purge');
+    const archive = await PostgresArchive.open({ url });
+    const planted = `planted-${process.pid}-${Date.now()}-secret`;
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    const holding = async (): Promise<number> => {
+      const { rows } = await client.query<{ n: string }>(
+        `SELECT (SELECT count(*) FROM archive_entries WHERE body LIKE $1 OR workflow_id = $2)
+              + (SELECT count(*) FROM archive_superseded WHERE body LIKE $1 OR workflow_id = $2) AS n`,
+        [`%${planted}%`, 'conversation-gone']
+      );
+      return Number(rows[0]!.n);
+    };
+    try {
+      await archive.append('conversation-kept', 0, ['a neighbour stays']);
+      await archive.append('conversation-gone', 0, [`${planted} `.repeat(2000), { role: 'user', content: planted }]);
+      await archive.append('conversation-gone', 1, [{ role: 'user', content: `${planted} changed` }]);
+      assert.equal(await holding(), 3);
+      await archive.purge('conversation-gone');
+      assert.equal(await holding(), 0);
+      assert.equal((await archive.readAll('conversation-kept')).length, 1);
+    } finally {
+      await client.end();
+      await archive.close();
+    }
+  });
+
   it('retries through a connection failure with back-off, and reports the database unavailable when it stays down', async () => {
     const proxy = await startProxy(new URL(await freshDatabase('outage')));
     const archive = await PostgresArchive.open({

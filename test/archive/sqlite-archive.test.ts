@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -17,6 +17,29 @@ describeArchiveConformance('sqlite', () => {
 });
 
 describe('SqliteArchive', () => {
+  it('leaves no byte of a purged conversation in the database file or its journal', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'dc-sqlite-')), 'archive.sqlite');
+    const archive = SqliteArchive.open({ path });
+    const planted = `planted-${process.pid}-${Date.now()}-secret`;
+    const files = (): Buffer[] => [path, `${path}-wal`].filter(existsSync).map((f) => readFileSync(f));
+    try {
+      await archive.append('conversation-kept', 0, ['a neighbour stays']);
+      // Long enough to spill onto overflow pages, and a superseded revision too.
+      await archive.append('conversation-gone', 0, [`${planted} `.repeat(2000), { role: 'user', content: planted }]);
+      await archive.append('conversation-gone', 1, [{ role: 'user', content: `${planted} changed` }]);
+      assert.ok(
+        files().some((b) => b.includes(planted)),
+        'the planted text is on disk before the purge'
+      );
+      await archive.purge('conversation-gone');
+      assert.ok(!files().some((b) => b.includes(planted)), 'no trace of the planted text after the purge');
+      assert.equal((await archive.readAll('conversation-kept')).length, 1);
+    } finally {
+      await archive.close();
+    }
+    assert.ok(!readFileSync(path).includes(planted));
+  });
+
   it('uses a WAL journal with full synchronous commits, and migrates once however often it opens', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'dc-sqlite-')), 'nested', 'archive.sqlite');
     const first = SqliteArchive.open({ path });

@@ -9,7 +9,19 @@ import { uniqueConversationId, withConversationWorker } from '../support/convers
 import { repoRoot, runCli } from '../support/processes';
 import { sharedTestEnv, temporalCliPath } from '../support/temporal';
 
-const COMMANDS = ['worker', 'dev', 'plan', 'count', 'inspect', 'fold', 'export', 'replay', 'demo', 'codec-server'];
+const COMMANDS = [
+  'worker',
+  'dev',
+  'plan',
+  'count',
+  'inspect',
+  'fold',
+  'export',
+  'delete',
+  'replay',
+  'demo',
+  'codec-server',
+];
 
 /** Lines of JSON a command printed. */
 const jsonLines = (out: string): Record<string, unknown>[] =>
@@ -52,6 +64,7 @@ describe('the CLI, each command run as a process', function () {
       ['inspect', ['inspect']],
       ['fold', ['fold', '--model', 'gpt-4o', '--budget', '4000', '--summarizer', 'magic', 'x.json']],
       ['export', ['export', '--bogus', '1']],
+      ['delete', ['delete', '--conversation', 'not ascii é']],
       ['replay', ['replay', join(repoRoot, 'package.json')]],
       ['demo', ['demo', '--budget', 'lots']],
       ['codec-server', ['codec-server', '--port', '99999']],

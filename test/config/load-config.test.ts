@@ -45,6 +45,8 @@ describe('loadConfig (temporal.yaml)', () => {
     assert.equal(config.worker.maxCachedWorkflows, 7);
     assert.equal(config.compaction.budget, 64000);
     assert.equal(config.temporal.tls, true);
+    const retention = loadConfig(file('r.yaml', 'retention:\n  sweepMinutes: 5\n'), { RETENTION_CLOSED_DAYS: '30' });
+    assert.deepEqual(retention.retention, { closedDays: 30, sweepMinutes: 5 });
   });
 
   const rejects: [string, string, Record<string, string>, RegExp][] = [
@@ -71,6 +73,7 @@ describe('loadConfig (temporal.yaml)', () => {
       /'archive\.driver' must be one of sqlite, postgres/,
     ],
     ['a bad ARCHIVE_DRIVER', '', { ARCHIVE_DRIVER: 'files' }, /ARCHIVE_DRIVER \(archive\.driver\) must be one of/],
+    ['a negative retention', 'retention:\n  closedDays: -1\n', {}, /'retention\.closedDays' must be a number ≥ 0/],
     ['a section that is not a mapping', 'worker: 5\n', {}, /'worker' must be a mapping/],
     ['invalid YAML', 'worker: [\n', {}, /not valid YAML/],
     [

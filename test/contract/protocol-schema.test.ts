@@ -10,6 +10,7 @@ import {
   configureUpdate,
   contextQuery,
   conversationWorkflowId,
+  deleteUpdate,
   foldsQuery,
   prepareUpdate,
   rewindUpdate,
@@ -67,7 +68,7 @@ describe('protocol JSON Schema', function () {
 
   it('every argument and result of a real conversation (updates, signal, queries, start, folds) fits it', async () => {
     const check = validator();
-    await withConversationWorker(async ({ env, taskQueue }) => {
+    await withConversationWorker(async ({ env, taskQueue, archive }) => {
       const conversationId = uniqueConversationId('schema');
       const workflowId = conversationWorkflowId(conversationId);
       const start = {
@@ -129,6 +130,21 @@ describe('protocol JSON Schema', function () {
       check('updates', 'clear', 'result', await handle.executeUpdate(clearUpdate));
       check('updates', 'close', 'result', await handle.executeUpdate(closeUpdate));
       check('workflow', '', 'result', await handle.result());
+      const held = await archive.summary(workflowId);
+      // `delete` reaches the closed conversation through a new run (reuse policy ALLOW_DUPLICATE), as any SDK would.
+      const erased = await env.client.workflow.executeUpdateWithStart(deleteUpdate, {
+        startWorkflowOperation: new WithStartWorkflowOperation('conversationWorkflow', {
+          workflowId,
+          taskQueue,
+          args: [{ conversationId, protocol: PROTOCOL_VERSION }],
+          workflowIdConflictPolicy: 'USE_EXISTING',
+          workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+        }),
+      });
+      check('updates', 'delete', 'result', erased);
+      assert.ok(held.messages > 0);
+      assert.deepEqual(erased, { messages: held.messages, folds: held.folds, superseded: held.superseded });
+      assert.equal((await archive.summary(workflowId)).messages, 0);
     });
   });
 });
