@@ -4,15 +4,31 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ArchiveConfigError } from '../../src/archive/archive';
-import { latestSchemaVersion } from '../../src/archive/migrations';
+import { migrations } from '../../src/archive/migrations';
 import { SqliteArchive } from '../../src/archive/sqlite-archive';
 import { describeArchiveConformance } from './conformance';
+import { describeSearchConformance } from './search-conformance';
 
 describeArchiveConformance('sqlite', () => {
   const path = join(mkdtempSync(join(tmpdir(), 'dc-sqlite-')), 'archive.sqlite');
   return {
     open: () => Promise.resolve(SqliteArchive.open({ path })),
     writerEnv: { ARCHIVE_DRIVER: 'sqlite', ARCHIVE_PATH: path },
+  };
+});
+
+describeSearchConformance('sqlite', () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'dc-sqlite-')), 'archive.sqlite');
+  return {
+    open: () => Promise.resolve(SqliteArchive.open({ path })),
+    dropIndex: () => {
+      const db = new Database(path);
+      db.exec(
+        'DROP TABLE archive_search_fts; DROP TABLE archive_search; DELETE FROM archive_schema_version WHERE version = 2'
+      );
+      db.close();
+      return Promise.resolve();
+    },
   };
 });
 
@@ -26,9 +42,10 @@ describe('SqliteArchive', () => {
     const db = new Database(path, { readonly: true });
     try {
       assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
-      assert.deepEqual(db.prepare('SELECT version FROM archive_schema_version').all(), [
-        { version: latestSchemaVersion },
-      ]);
+      assert.deepEqual(
+        db.prepare('SELECT version FROM archive_schema_version ORDER BY version').all(),
+        migrations.map((m) => ({ version: m.version }))
+      );
     } finally {
       db.close();
     }
