@@ -12,6 +12,7 @@ import { foldHelp, runFold } from './fold';
 import { runInspect } from './inspect';
 import { CliUsageError, type CliIO } from './io';
 import { runPlan } from './plan';
+import { recallHelp, runRecall } from './recall';
 import { replayHelp, runReplay } from './replay';
 import { devHelp, runDevCommand, runWorkerCommand, workerHelp } from './worker';
 
@@ -65,6 +66,11 @@ Prints {"conversation", "workflowId", "driver", "archived", "lastSeq", "folds": 
     run: runExport,
     line: 'export   --conversation ID [--lines] [--archive-only]  live context and archive of a conversation, as JSON',
     help: exportHelp,
+  },
+  recall: {
+    run: runRecall,
+    line: 'recall   --conversation ID QUERY               archived messages by number (#12, #12-#40), id or words',
+    help: recallHelp,
   },
   replay: {
     run: runReplay,

@@ -3,6 +3,7 @@
  * summaries only point at (`(→ #12)`, `archive #12–#40`) or for any identifier it saw before a fold. The conversation's
  * archive answers it (`ConversationClient.recall`, `answerRecall`).
  */
+import type { jsonSchema as JsonSchema, Schema } from 'ai';
 import type { MessageFormat } from '../core/messages/types';
 
 /** The tool's name: the model calls `recall`; `recallCalls` picks these calls out of its output. */
@@ -15,34 +16,42 @@ const DESCRIPTION =
   'Look up earlier messages of this conversation that are no longer in your context, word for word. Older parts ' +
   'were summarised; pointers such as (→ #12) or archive #12–#40 in a summary name archived originals. Query by ' +
   'archive number (#12), range (#12-#40), an identifier (ticket, hash, path, id) or words (a message must hold every ' +
-  'word; quote a phrase). Returns {"matches": [{"seq", "message"}], "omitted", "truncated"}.';
+  'word; quote a phrase, and quote text holding #, such as "issue #12"). Returns {"matches": [{"seq", "message"}], "omitted", "truncated"}.';
 
 /** The tool's input, as JSON Schema (every provider accepts this subset; strict-mode compatible). */
-const PARAMETERS = {
-  type: 'object',
-  properties: {
-    query: {
-      type: 'string',
-      description: 'Archive numbers (#12, #12-#40), an identifier, or words to find. At most 1000 characters.',
-    },
-  },
-  required: ['query'],
-  additionalProperties: false,
-} as const;
+export type RecallParameters = {
+  type: 'object';
+  properties: { query: { type: 'string'; description: string } };
+  required: string[];
+  additionalProperties: false;
+};
 
-type Parameters = typeof PARAMETERS;
+/** A fresh copy each time: a caller may edit what it gets. */
+function parameters(): RecallParameters {
+  return {
+    type: 'object',
+    properties: {
+      query: {
+        type: 'string',
+        description: 'Archive numbers (#12, #12-#40), an identifier, or words to find. At most 1000 characters.',
+      },
+    },
+    required: ['query'],
+    additionalProperties: false,
+  };
+}
 
 /** OpenAI Chat Completions `tools[]` entry. */
 export interface ChatRecallTool {
   type: 'function';
-  function: { name: string; description: string; parameters: Parameters; strict: true };
+  function: { name: string; description: string; parameters: RecallParameters; strict: true };
 }
 /** OpenAI Responses `tools[]` entry. */
 export interface ResponsesRecallTool {
   type: 'function';
   name: string;
   description: string;
-  parameters: Parameters;
+  parameters: RecallParameters;
   strict: true;
 }
 /** Anthropic Messages `tools[]` entry (a custom tool). */
@@ -50,19 +59,17 @@ export interface AnthropicRecallTool {
   type: 'custom';
   name: string;
   description: string;
-  input_schema: Parameters;
+  input_schema: RecallParameters;
 }
 /** Gemini `tools[]` entry: one function declaration, its parameters as JSON Schema. */
 export interface GeminiRecallTool {
-  functionDeclarations: [{ name: string; description: string; parametersJsonSchema: Parameters }];
+  functionDeclarations: [{ name: string; description: string; parametersJsonSchema: RecallParameters }];
 }
 /**
  * AI SDK `tools` entry (spread it into the `tools` object): the tool's description and its input schema as the SDK's
  * `jsonSchema(…)` returns it. Without `execute`, so the agent loop answers the call with `answerRecall`.
  */
-export interface AiSdkRecallTool {
-  recall: { description: string; inputSchema: unknown };
-}
+export type AiSdkRecallTool = { recall: { description: string; inputSchema: Schema<{ query: string }> } };
 
 /** The recall tool in each format's shape. */
 export interface RecallToolShapes {
@@ -84,23 +91,25 @@ export function recallTool(format: RecallToolFormat): RecallToolShapes[RecallToo
   const description = DESCRIPTION;
   switch (format) {
     case 'chat':
-      return { type: 'function', function: { name, description, parameters: PARAMETERS, strict: true } };
+      return { type: 'function', function: { name, description, parameters: parameters(), strict: true } };
     case 'responses':
-      return { type: 'function', name, description, parameters: PARAMETERS, strict: true };
+      return { type: 'function', name, description, parameters: parameters(), strict: true };
     case 'anthropic':
-      return { type: 'custom', name, description, input_schema: PARAMETERS };
+      return { type: 'custom', name, description, input_schema: parameters() };
     case 'gemini':
-      return { functionDeclarations: [{ name, description, parametersJsonSchema: PARAMETERS }] };
+      return { functionDeclarations: [{ name, description, parametersJsonSchema: parameters() }] };
     case 'ai-sdk':
       return { recall: { description, inputSchema: aiSdkSchema() } };
     default:
-      throw new RangeError(`recallTool: format '${String(format)}' has no tool calls (use chat, responses, anthropic, gemini or ai-sdk)`);
+      throw new RangeError(
+        `recallTool: format '${String(format)}' has no tool calls (use chat, responses, anthropic, gemini or ai-sdk)`
+      );
   }
 }
 
 /** The SDK's own schema wrapper, loaded only when asked for (the `ai` package is needed for AI SDK agents only). */
-function aiSdkSchema(): unknown {
+function aiSdkSchema(): Schema<{ query: string }> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { jsonSchema } = require('ai') as typeof import('ai');
-  return jsonSchema(PARAMETERS as unknown as Parameters<typeof jsonSchema>[0]);
+  const { jsonSchema } = require('ai') as { jsonSchema: typeof JsonSchema };
+  return jsonSchema<{ query: string }>(parameters());
 }
