@@ -1,4 +1,6 @@
 import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Tool as GeminiTool } from '@google/genai';
 import type { ToolSet } from 'ai';
@@ -130,19 +132,29 @@ describe('the recall tool', () => {
     try {
       const openai = new OpenAI({ baseURL: `http://127.0.0.1:${server.port}/v1`, apiKey: 'test', maxRetries: 0 });
       const conv = { answerRecall: (output: unknown) => answerRecallCalls(output, 'chat', fakeRecall) };
-      const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [
-        { role: 'user', content: 'which ticket?' },
-      ];
+      type Message = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+      const history: Message[] = [];
+      let newMessages: unknown[] = [{ role: 'user', content: 'which ticket?' }];
       const tools = [recallTool('chat')];
       for (let step = 0; step < 3; step++) {
-        const reply = await openai.chat.completions.create({ model: 'gpt-4o', messages, tools });
+        history.push(...(newMessages as Message[]));
+        newMessages = [];
+        const reply = await openai.chat.completions.create({ model: 'gpt-4o', messages: history, tools });
         const output = reply.choices[0]!.message;
-        messages.push(output);
-        // The three lines of docs/client.md:
+        history.push(output);
+        // The three lines of docs/client.md, as written there:
         const answers = await conv.answerRecall(output);
-        messages.push(...(answers as OpenAI.Chat.Completions.ChatCompletionMessageParam[]));
-        if (answers.length === 0) break;
+        newMessages.push(...answers);
+        if (answers.length > 0) continue;
+        break;
       }
+      const doc = readFileSync(join(__dirname, '..', '..', 'docs', 'client.md'), 'utf8');
+      for (const line of [
+        'const answers = await conv.answerRecall(output);',
+        'newMessages.push(...answers);',
+        'if (answers.length > 0) continue;',
+      ])
+        assert.ok(doc.includes(line), `docs/client.md has ${line}`);
       assert.equal(bodies.length, 2);
       assert.deepEqual(bodies[0]!.tools, [shapes.chat]);
       const result = bodies[1]!.messages.at(-1)!;
