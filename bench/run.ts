@@ -1,6 +1,6 @@
 /**
  * `npm run bench [name ...]`: runs the benchmarks (default: overhead, growth, scale, cost, workflow, in this order;
- * tokens, fold-latency, canaries, canaries-independent and archive by name), each in its own process so one does not warm or load the
+ * tokens, fold-latency, canaries, canaries-independent, archive and recall by name), each in its own process so one does not warm or load the
  * next, then writes bench/results/report.md with its SVG plots from the results.
  * `BENCH_QUICK=1` runs CI-sized versions (for checking the bench itself, not for numbers).
  */
@@ -30,6 +30,8 @@ const BENCHES: Record<string, { script: string; quick: Record<string, string>; b
   'worker-start': { script: 'worker-start.ts', quick: { BENCH_WORKER_STARTS: '1' }, byNameOnly: true },
   // `scripts/bench.sh` starts a throwaway PostgreSQL for it.
   archive: { script: 'archive.ts', quick: {}, byNameOnly: true },
+  // Recall after 20+ folds of a corpus session; `scripts/bench.sh` starts a throwaway PostgreSQL for it too.
+  recall: { script: 'recall.ts', quick: {}, byNameOnly: true },
 };
 
 function main(): void {

@@ -63,6 +63,19 @@ export interface IdleKeysOptions {
 }
 
 /**
+ * A full-text search of one conversation's messages (see `search-index.ts`): the sequence numbers, from `firstSeq` to
+ * `lastSeq`, of the messages whose searchable words hold every term (each term's words in a row).
+ */
+export interface SearchRequest {
+  /** 1 to 16 terms in `searchWords` form (lower case, letters and digits, single spaces). */
+  terms: readonly string[];
+  firstSeq: number;
+  lastSeq: number;
+  /** Most numbers returned (the lowest that match), 1 to 10 000. */
+  limit: number;
+}
+
+/**
  * The conversation archive: every message ever appended, kept in full and in order, before it can leave the live
  * context (folded, clipped, evicted, rewound or cleared), and every fold record. Keyed by the workflow id (`key`),
  * which the activities take from Temporal, never from their input. Writes are transactional and idempotent by number
@@ -90,6 +103,12 @@ export interface ConversationArchive {
   readAll(key: string): Promise<ArchivedMessage[]>;
   /** Stores a fold record under `record.number`, with the same revision rule as messages. */
   recordFold(key: string, record: FoldRecord): Promise<WriteOutcome>;
+  /**
+   * The sequence numbers of the current messages that match, ascending, at most `request.limit` of them.
+   * @throws ArchiveInputError for a malformed request; ArchiveError when the database has no search index yet (a
+   *   read-only archive whose worker has not migrated it).
+   */
+  search(key: string, request: SearchRequest): Promise<number[]>;
   /** Every current fold record, by number. */
   folds(key: string): Promise<FoldRecord[]>;
   /** Counts, read by index. */

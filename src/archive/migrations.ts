@@ -9,6 +9,7 @@
  *   every read is by index.
  * - `archive_superseded`: older revisions, moved there in the same transaction that stores the newer one.
  */
+import { searchIndexMigration } from './search-migration';
 
 /** One schema change. */
 export interface Migration {
@@ -16,6 +17,8 @@ export interface Migration {
   name: string;
   sqlite: string;
   postgres: string;
+  /** Rows the driver computes in code inside the migration's transaction: `search` indexes every stored message. */
+  backfill?: 'search';
 }
 
 export const migrations: readonly Migration[] = [
@@ -67,6 +70,7 @@ export const migrations: readonly Migration[] = [
         PRIMARY KEY (workflow_id, kind, seq, revision)
       );`,
   },
+  searchIndexMigration,
 ];
 
 /** The newest schema version this code knows. */

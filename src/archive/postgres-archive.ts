@@ -9,6 +9,7 @@ import {
   type EntryKind,
   type IdleKeysOptions,
   type PurgeOutcome,
+  type SearchRequest,
   type SupersededRevision,
   type WriteOutcome,
 } from './archive';
@@ -26,6 +27,7 @@ import {
   type PreparedEntry,
 } from './entries';
 import { pendingMigrations, schemaVersionTable } from './migrations';
+import { checkSearch, paddedTerm, searchRows, type SearchRow } from './search-index';
 import { missingSeqs, orderAsAsked } from './read-order';
 
 /** Options of {@link PostgresArchive.open}. */
@@ -144,6 +146,27 @@ export class PostgresArchive implements ConversationArchive {
     return this.readRange(key, 0, Number.MAX_SAFE_INTEGER);
   }
 
+  /** The GIN index finds the rows holding every term's words, `strpos` keeps those holding each term's words in a row. */
+  async search(key: string, request: SearchRequest): Promise<number[]> {
+    checkKey(key);
+    const { terms, firstSeq, lastSeq, limit } = checkSearch(request);
+    const inRow = terms.map((_t, i) => `AND strpos(' ' || words || ' ', $${i + 6}) > 0`).join(' ');
+    try {
+      const rows = await this.query<{ seq: string }>(
+        'search',
+        `SELECT DISTINCT seq FROM archive_search
+         WHERE workflow_id = $1 AND seq BETWEEN $2 AND $3 AND tsv @@ plainto_tsquery('simple', $4) ${inRow}
+         ORDER BY seq LIMIT $5`,
+        [key, firstSeq, lastSeq, terms.join(' '), limit, ...terms.map(paddedTerm)]
+      );
+      return rows.map((r) => Number(r.seq));
+    } catch (err) {
+      if ((err as { code?: unknown }).code === '42P01')
+        throw new ArchiveError('the PostgreSQL archive has no search index yet (start a worker of this version once)');
+      throw err;
+    }
+  }
+
   async folds(key: string): Promise<FoldRecord[]> {
     checkKey(key);
     const rows = await this.entries(key, 'fold', 0, Number.MAX_SAFE_INTEGER);
@@ -196,6 +219,7 @@ export class PostgresArchive implements ConversationArchive {
         [key]
       );
       const old = await c.query('DELETE FROM archive_superseded WHERE workflow_id = $1', [key]);
+      await c.query('DELETE FROM archive_search WHERE workflow_id = $1', [key]);
       const count = (kind: EntryKind): number => Number(removed.rows.find((r) => r.kind === kind)?.n ?? 0);
       return { messages: count('message'), folds: count('fold'), superseded: old.rowCount ?? 0 };
     });
@@ -285,6 +309,7 @@ export class PostgresArchive implements ConversationArchive {
           [key, kind, plan.inserts.map((e) => e.seq), ...columns(plan.inserts)]
         );
       }
+      if (kind === 'message') await indexSearch(c, key, searchRows([...plan.supersedes, ...plan.inserts]));
       return plan.outcome;
     });
   }
@@ -350,6 +375,7 @@ async function migrate(pool: Pool): Promise<void> {
     const applied = (await client.query<{ version: number }>('SELECT version FROM archive_schema_version')).rows;
     for (const m of pendingMigrations(applied.map((r) => r.version))) {
       await client.query(m.postgres);
+      if (m.backfill === 'search') await backfillSearch(client);
       await client.query('INSERT INTO archive_schema_version (version, name, applied_at) VALUES ($1, $2, $3)', [
         m.version,
         m.name,
@@ -363,6 +389,43 @@ async function migrate(pool: Pool): Promise<void> {
   } finally {
     client.off('error', ignore);
     client.release(true);
+  }
+}
+
+/** Replaces the search rows of the messages `rows` index, inside the caller's transaction. */
+async function indexSearch(c: PoolClient, key: string, rows: readonly SearchRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await c.query('DELETE FROM archive_search WHERE workflow_id = $1 AND seq = ANY($2::bigint[])', [
+    key,
+    [...new Set(rows.map((r) => r.seq))],
+  ]);
+  await c.query(
+    `INSERT INTO archive_search (workflow_id, seq, part, hash, words, tsv)
+     SELECT $1, u.seq, u.part, u.hash, u.words, strip(to_tsvector('simple', u.words))
+     FROM unnest($2::bigint[], $3::int[], $4::text[], $5::text[]) AS u(seq, part, hash, words)`,
+    [key, rows.map((r) => r.seq), rows.map((r) => r.part), rows.map((r) => r.hash), rows.map((r) => r.words)]
+  );
+}
+
+/** Indexes every message already stored, a page at a time (inside the migration's transaction). */
+async function backfillSearch(c: PoolClient): Promise<void> {
+  let after: [string, string] = ['', '-1'];
+  for (;;) {
+    const page = await c.query<{ workflow_id: string; seq: string; hash: string; body: string }>(
+      `SELECT workflow_id, seq, hash, body FROM archive_entries
+       WHERE kind = 'message' AND (workflow_id, seq) > ($1, $2::bigint) ORDER BY workflow_id, seq LIMIT 500`,
+      after
+    );
+    if (page.rows.length === 0) return;
+    const byKey = new Map<string, { seq: number; hash: string; body: string }[]>();
+    for (const r of page.rows)
+      byKey.set(r.workflow_id, [
+        ...(byKey.get(r.workflow_id) ?? []),
+        { seq: Number(r.seq), hash: r.hash, body: r.body },
+      ]);
+    for (const [key, entries] of byKey) await indexSearch(c, key, searchRows(entries));
+    const last = page.rows[page.rows.length - 1]!;
+    after = [last.workflow_id, last.seq];
   }
 }
 

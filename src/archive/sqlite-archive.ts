@@ -12,6 +12,7 @@ import {
   type EntryKind,
   type IdleKeysOptions,
   type PurgeOutcome,
+  type SearchRequest,
   type SupersededRevision,
   type WriteOutcome,
 } from './archive';
@@ -29,6 +30,7 @@ import {
   type StoredHead,
 } from './entries';
 import { pendingMigrations, schemaVersionTable } from './migrations';
+import { checkSearch, ftsQuery, paddedTerm, searchRows, type SearchRow } from './search-index';
 import { missingSeqs, orderAsAsked } from './read-order';
 
 /** Options of {@link SqliteArchive.open}. */
@@ -58,6 +60,8 @@ interface EntryRow {
 export class SqliteArchive implements ConversationArchive {
   readonly driver = 'sqlite';
   private readonly statements;
+  /** Search statements by number of terms (prepared on first use: an old read-only file may lack the index). */
+  private readonly searches = new Map<number, Database.Statement<unknown[], { seq: number }>>();
 
   private constructor(private readonly db: Database.Database) {
     const entries = 'FROM archive_entries WHERE workflow_id = ? AND kind = ?';
@@ -99,12 +103,17 @@ export class SqliteArchive implements ConversationArchive {
       ),
       purgeEntries: db.prepare<[string, EntryKind]>(`DELETE ${entries}`),
       purgeSuperseded: db.prepare<[string]>('DELETE FROM archive_superseded WHERE workflow_id = ?'),
+      // The FTS5 rows follow through the table's delete trigger; the table's secure-delete keeps no term behind.
+      purgeSearch: db.prepare<[string]>('DELETE FROM archive_search WHERE workflow_id = ?'),
       idle: db.prepare<[string, string, number], { workflow_id: string }>(
         `SELECT workflow_id FROM archive_entries WHERE workflow_id > ?
          GROUP BY workflow_id HAVING max(stored_at) < ? ORDER BY workflow_id LIMIT ?`
       ),
     };
   }
+
+  /** The index writer's statements, prepared when first written (a read-only file may predate the index). */
+  private indexer?: (key: string, rows: readonly SearchRow[]) => void;
 
   /**
    * Opens (creating if needed) the database file and applies pending migrations; with `readOnly`, opens it as it is.
@@ -173,6 +182,18 @@ export class SqliteArchive implements ConversationArchive {
     return this.readRange(key, 0, Number.MAX_SAFE_INTEGER);
   }
 
+  search(key: string, request: SearchRequest): Promise<number[]> {
+    return settle(() => {
+      checkKey(key);
+      const { terms, firstSeq, lastSeq, limit } = checkSearch(request);
+      const statement = this.guard(() => this.searchStatement(terms.length));
+      const padded = terms.map(paddedTerm);
+      return this.guard(() => statement.all(ftsQuery(terms), key, firstSeq, lastSeq, ...padded, limit)).map(
+        (r) => r.seq
+      );
+    });
+  }
+
   folds(key: string): Promise<FoldRecord[]> {
     return settle(() => {
       checkKey(key);
@@ -216,11 +237,14 @@ export class SqliteArchive implements ConversationArchive {
       const s = this.statements;
       const outcome = this.guard(() =>
         this.db
-          .transaction(() => ({
-            messages: s.purgeEntries.run(key, 'message').changes,
-            folds: s.purgeEntries.run(key, 'fold').changes,
-            superseded: s.purgeSuperseded.run(key).changes,
-          }))
+          .transaction(() => {
+            s.purgeSearch.run(key);
+            return {
+              messages: s.purgeEntries.run(key, 'message').changes,
+              folds: s.purgeEntries.run(key, 'fold').changes,
+              superseded: s.purgeSuperseded.run(key).changes,
+            };
+          })
           .immediate()
       );
       // The journal still holds the pages as they were before the purge: copy the zeroed ones back and empty it.
@@ -265,10 +289,37 @@ export class SqliteArchive implements ConversationArchive {
             s.replace.run(e.revision, e.hash, e.body, now, key, kind, e.seq);
           }
           for (const e of plan.inserts) s.insert.run(key, kind, e.seq, e.hash, e.body, now);
+          if (kind === 'message') this.index(key, searchRows([...plan.supersedes, ...plan.inserts]));
           return plan.outcome;
         })
         .immediate()
     );
+  }
+
+  /** Replaces the search rows of the messages `rows` index (inside the caller's transaction). */
+  private index(key: string, rows: readonly SearchRow[]): void {
+    this.indexer ??= searchIndexer(this.db);
+    this.indexer(key, rows);
+  }
+
+  /** The search of `n` terms: FTS5 finds the rows holding every term's words, `instr` keeps those holding them in a row. */
+  private searchStatement(n: number): Database.Statement<unknown[], { seq: number }> {
+    let statement = this.searches.get(n);
+    if (!statement) {
+      try {
+        statement = this.db.prepare<unknown[], { seq: number }>(
+          `SELECT DISTINCT s.seq AS seq FROM archive_search_fts f JOIN archive_search s ON s.rowid = f.rowid
+           WHERE archive_search_fts MATCH ? AND s.workflow_id = ? AND s.seq BETWEEN ? AND ?
+           ${"AND instr(' ' || s.words || ' ', ?) > 0 ".repeat(n)}ORDER BY s.seq LIMIT ?`
+        );
+      } catch (err) {
+        throw new ArchiveError(
+          `the SQLite archive has no search index yet (start a worker of this version once to add it): ${errorMessage(err)}`
+        );
+      }
+      this.searches.set(n, statement);
+    }
+    return statement;
   }
 
   /** Runs a database call, turning "busy past the timeout" into a retryable error and a closed archive into a clear one. */
@@ -309,6 +360,7 @@ function migrate(db: Database.Database): void {
       .map((r) => r.version);
     for (const m of pendingMigrations(applied)) {
       db.exec(m.sqlite);
+      if (m.backfill === 'search') backfillSearch(db);
       db.prepare('INSERT INTO archive_schema_version (version, name, applied_at) VALUES (?, ?, ?)').run(
         m.version,
         m.name,
@@ -316,6 +368,33 @@ function migrate(db: Database.Database): void {
       );
     }
   }).immediate();
+}
+
+/** @returns a writer of search rows: the old rows of each message go, its new ones come (the FTS5 triggers follow). */
+function searchIndexer(db: Database.Database): (key: string, rows: readonly SearchRow[]) => void {
+  const remove = db.prepare<[string, number]>('DELETE FROM archive_search WHERE workflow_id = ? AND seq = ?');
+  const add = db.prepare<[string, number, number, string, string]>(
+    'INSERT INTO archive_search (workflow_id, seq, part, hash, words) VALUES (?, ?, ?, ?, ?)'
+  );
+  return (key, rows) => {
+    for (const seq of new Set(rows.map((r) => r.seq))) remove.run(key, seq);
+    for (const r of rows) add.run(key, r.seq, r.part, r.hash, r.words);
+  };
+}
+
+/** Indexes every message already stored, a page at a time (inside the migration's transaction). */
+function backfillSearch(db: Database.Database): void {
+  const page = db.prepare<[number], { id: number; workflow_id: string; seq: number; hash: string; body: string }>(
+    `SELECT rowid AS id, workflow_id, seq, hash, body FROM archive_entries
+     WHERE kind = 'message' AND rowid > ? ORDER BY rowid LIMIT 500`
+  );
+  const write = searchIndexer(db);
+  for (let after = 0; ;) {
+    const rows = page.all(after);
+    if (rows.length === 0) return;
+    for (const r of rows) write(r.workflow_id, searchRows([r]));
+    after = rows[rows.length - 1]!.id;
+  }
 }
 
 function errorMessage(err: unknown): string {

@@ -13,6 +13,7 @@ import { foldHelp, runFold } from './fold';
 import { runInspect } from './inspect';
 import { CliUsageError, type CliIO } from './io';
 import { runPlan } from './plan';
+import { recallHelp, runRecall } from './recall';
 import { replayHelp, runReplay } from './replay';
 import { devHelp, runDevCommand, runWorkerCommand, workerHelp } from './worker';
 
@@ -71,6 +72,11 @@ Prints {"conversation", "workflowId", "driver", "archived", "lastSeq", "folds": 
     run: runDelete,
     line: 'delete   --conversation ID                      erase a conversation for good',
     help: deleteHelp,
+  },
+  recall: {
+    run: runRecall,
+    line: 'recall   --conversation ID QUERY               archived messages by number (#12, #12-#40), id or words',
+    help: recallHelp,
   },
   replay: {
     run: runReplay,

@@ -15,7 +15,7 @@ import { WorkflowNotFoundError } from '@temporalio/common';
 import type { FoldRecord } from '../core/fold/fold-record';
 import { prepareForSend } from '../core/messages/send';
 import type { MessageFormat, Usage } from '../core/messages/types';
-import type { MessageFormatName } from '../core/messages/format-name';
+import { currentFormatName, type MessageFormatName } from '../core/messages/format-name';
 import {
   appendUpdate,
   clearUpdate,
@@ -64,6 +64,10 @@ import {
 import { isTransient, retryTransient, TryAgain } from './retry';
 import { PROTOCOL_VERSION } from '../contract/protocol-version';
 import { OriginalsReader, type ArchiveReader } from './originals';
+import { ArchiveError } from '../archive/archive';
+import { recallFromArchive, type RecallArchive, type RecallOptions, type RecallResult } from '../archive/recall';
+import { answerRecallCalls } from './recall-answer';
+import type { RecallToolFormat } from './recall-tool';
 import { refuseOversizedUpdate } from './update-size';
 import { deleteConversation, type DeletedConversation } from './delete-conversation';
 
@@ -107,9 +111,10 @@ export interface ConversationClientOptions {
    * Read access to the conversation archive, e.g. `await openArchiveReader(loadConfig())` (the worker's archive
    * configuration, opened read-only). With it, `prepare` and `context` return the originals of the messages the byte
    * budget (`maxContextBytes`) lightened, read from the archive, so the model sees every message whole.
-   * @default none: such messages carry a note naming their archived original instead of their images or long strings
+   * @default none: such messages carry a note naming their archived original instead of their images or long strings;
+   *   `recall` and `answerRecall` need it (an archive, as `openArchiveReader` opens, has what they read)
    */
-  archive?: ArchiveReader;
+  archive?: ArchiveReader & Partial<RecallArchive>;
   /**
    * Start the conversation with its search attributes (ConversationTokens, …Folds, …Budget, …State), which the
    * workflow then keeps current. The namespace must know them (the embedded dev server registers them; on a cluster:
@@ -292,6 +297,40 @@ export class ConversationClient {
 
   async state(): Promise<ConversationStateView> {
     return this.retrying(() => this.handle().query(stateQuery));
+  }
+
+  /**
+   * Searches this conversation's archive: the messages a query names by number (`#12`, `#12-#40`, a summary's
+   * `(→ #12)`) and those holding every identifier or word it gives (`TCK-4821`, `"a phrase"`), originals with their
+   * archive numbers, at most `maxMatches` (20) and `maxBytes` (64 KiB of JSON). Read from the archive directly (the
+   * workflow is not involved: see docs/client.md), so it works for a closed conversation too.
+   * @throws RecallQueryError for a query or option it cannot run; ArchiveError when the client has no `archive`
+   *   option with `search` and `read`, or the archive cannot be read.
+   */
+  recall(query: string, options?: RecallOptions): Promise<RecallResult> {
+    const archive = this.options.archive;
+    if (!archive?.search || !archive.read)
+      return Promise.reject(
+        new ArchiveError(
+          'recall reads the conversation archive: create the client with `archive: await openArchiveReader(config)`'
+        )
+      );
+    return recallFromArchive(archive as RecallArchive, this.workflowId, query, options);
+  }
+
+  /**
+   * Answers the model's `recall` calls (the tool `recallTool(format)` defines) in its `output`: the tool results to
+   * append, in the conversation's format, `[]` when it made none (see `answerRecallCalls`).
+   * @param options.format the format of `output`. @default the client's `format` option, else the conversation's
+   * @throws what {@link recall} throws, except a query it refuses: that call is answered with `{error}`.
+   */
+  async answerRecall(output: unknown, options: RecallOptions & { format?: RecallToolFormat } = {}): Promise<unknown[]> {
+    const { format: given, ...limits } = options;
+    const mine = this.options.format === undefined ? undefined : currentFormatName(this.options.format);
+    const format = given ?? mine ?? (await this.state()).format;
+    if (format === null || format === 'typed')
+      throw new RangeError(`answerRecall: the conversation's format (${String(format)}) has no tool calls`);
+    return answerRecallCalls(output, format, (query) => this.recall(query, limits));
   }
 
   async folds(): Promise<FoldRecord[]> {

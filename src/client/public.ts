@@ -10,3 +10,7 @@ export { connectClient, type ConnectClientOptions } from './connect';
 export { FoldWatcher, type FoldProgressEvent } from './fold-progress';
 export { SettingsError } from '../contract/settings';
 export * from '../contract/public';
+export { recallTool, RECALL_TOOL_NAME, type RecallToolFormat, type RecallToolShapes } from './recall-tool';
+export { answerRecallCalls, recallCalls, recallQueryOf, recallToolResult } from './recall-answer';
+export { RECALL_DEFAULTS, type RecallMatch, type RecallOptions, type RecallResult } from '../archive/recall';
+export { RecallQueryError } from '../core/recall/query';

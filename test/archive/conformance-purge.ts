@@ -22,11 +22,16 @@ export function purgeConformance(archive: () => ConversationArchive, purgeFold: 
     await a.append(gone, 1, [{ role: 'user', content: 'm1 changed' }]);
     await a.recordFold(gone, purgeFold(1));
     await a.append(kept, 0, ['other']);
+    const find = (key: string, term: string): Promise<number[]> =>
+      a.search(key, { terms: [term], firstSeq: 0, lastSeq: 100, limit: 10 });
+    assert.deepEqual(await find(gone, 'changed'), [1], 'the search index holds the message before the purge');
     assert.deepEqual(await a.purge(gone), { messages: 2, folds: 1, superseded: 1 });
     assert.deepEqual(await a.summary(gone), { messages: 0, lastSeq: null, folds: 0, superseded: 0 });
     assert.deepEqual(await a.readAll(gone), []);
     assert.deepEqual(await a.folds(gone), []);
     assert.deepEqual(await a.superseded(gone), []);
+    assert.deepEqual(await find(gone, 'changed'), [], 'nor its search rows');
+    assert.deepEqual(await find(kept, 'other'), [0]);
     assert.deepEqual(
       (await a.readAll(kept)).map((m) => m.message),
       ['other']

@@ -1,15 +1,32 @@
 import { strict as assert } from 'node:assert';
 import { Client } from 'pg';
 import { ArchiveConfigError, ArchiveUnavailableError } from '../../src/archive/archive';
-import { latestSchemaVersion } from '../../src/archive/migrations';
+import { migrations } from '../../src/archive/migrations';
 import { PostgresArchive, redactUrl } from '../../src/archive/postgres-archive';
 import { freshDatabase, testDatabaseUrl } from '../support/postgres';
 import { startProxy } from '../support/tcp-proxy';
 import { describeArchiveConformance } from './conformance';
+import { describeSearchConformance } from './search-conformance';
 
 describeArchiveConformance('postgres', async () => {
   const url = await freshDatabase('conformance');
   return { open: () => PostgresArchive.open({ url }), writerEnv: { ARCHIVE_DRIVER: 'postgres', DATABASE_URL: url } };
+});
+
+describeSearchConformance('postgres', async () => {
+  const url = await freshDatabase('search');
+  return {
+    open: () => PostgresArchive.open({ url }),
+    dropIndex: async () => {
+      const client = new Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query('DROP TABLE archive_search; DELETE FROM archive_schema_version WHERE version = 2');
+      } finally {
+        await client.end();
+      }
+    },
+  };
 });
 
 describe('PostgresArchive', function () {
@@ -23,8 +40,11 @@ describe('PostgresArchive', function () {
     const client = new Client({ connectionString: url });
     await client.connect();
     try {
-      const { rows } = await client.query('SELECT version FROM archive_schema_version');
-      assert.deepEqual(rows, [{ version: latestSchemaVersion }]);
+      const { rows } = await client.query('SELECT version FROM archive_schema_version ORDER BY version');
+      assert.deepEqual(
+        rows,
+        migrations.map((m) => ({ version: m.version }))
+      );
       await client.query("INSERT INTO archive_schema_version VALUES (99, 'future', 'now')");
     } finally {
       await client.end();

@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ArchiveConfigError } from '../../src/archive/archive';
-import { latestSchemaVersion } from '../../src/archive/migrations';
+import { migrations } from '../../src/archive/migrations';
 import { SqliteArchive } from '../../src/archive/sqlite-archive';
+import { searchWords } from '../../src/core/recall/search-words';
 import { describeArchiveConformance } from './conformance';
+import { describeSearchConformance } from './search-conformance';
 
 describeArchiveConformance('sqlite', () => {
   const path = join(mkdtempSync(join(tmpdir(), 'dc-sqlite-')), 'archive.sqlite');
@@ -16,28 +18,44 @@ describeArchiveConformance('sqlite', () => {
   };
 });
 
+describeSearchConformance('sqlite', () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'dc-sqlite-')), 'archive.sqlite');
+  return {
+    open: () => Promise.resolve(SqliteArchive.open({ path })),
+    dropIndex: () => {
+      const db = new Database(path);
+      db.exec(
+        'DROP TABLE archive_search_fts; DROP TABLE archive_search; DELETE FROM archive_schema_version WHERE version = 2'
+      );
+      db.close();
+      return Promise.resolve();
+    },
+  };
+});
+
 describe('SqliteArchive', () => {
   it('leaves no byte of a purged conversation in the database file or its journal', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'dc-sqlite-')), 'archive.sqlite');
     const archive = SqliteArchive.open({ path });
     const planted = `planted-${process.pid}-${Date.now()}-secret`;
+    // Its searchable form (the search rows) and one word as the full-text index stores it (a term, lower case).
+    const token = `zqxw${process.pid}vbnmkj`;
+    const traces = [planted, searchWords(planted), token.slice(2)];
     const files = (): Buffer[] => [path, `${path}-wal`].filter(existsSync).map((f) => readFileSync(f));
+    const found = (): string[] => traces.filter((t) => files().some((b) => b.includes(t)));
     try {
       await archive.append('conversation-kept', 0, ['a neighbour stays']);
       // Long enough to spill onto overflow pages, and a superseded revision too.
       await archive.append('conversation-gone', 0, [`${planted} `.repeat(2000), { role: 'user', content: planted }]);
-      await archive.append('conversation-gone', 1, [{ role: 'user', content: `${planted} changed` }]);
-      assert.ok(
-        files().some((b) => b.includes(planted)),
-        'the planted text is on disk before the purge'
-      );
+      await archive.append('conversation-gone', 1, [{ role: 'user', content: `${planted} changed ${token}` }]);
+      assert.deepEqual(found(), traces, 'the planted text, its search words and its index term are on disk before');
       await archive.purge('conversation-gone');
-      assert.ok(!files().some((b) => b.includes(planted)), 'no trace of the planted text after the purge');
+      assert.deepEqual(found(), [], 'no trace of the planted text after the purge');
       assert.equal((await archive.readAll('conversation-kept')).length, 1);
     } finally {
       await archive.close();
     }
-    assert.ok(!readFileSync(path).includes(planted));
+    assert.ok(traces.every((t) => !readFileSync(path).includes(t)));
   });
 
   it('uses a WAL journal with full synchronous commits, and migrates once however often it opens', async () => {
@@ -49,9 +67,10 @@ describe('SqliteArchive', () => {
     const db = new Database(path, { readonly: true });
     try {
       assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
-      assert.deepEqual(db.prepare('SELECT version FROM archive_schema_version').all(), [
-        { version: latestSchemaVersion },
-      ]);
+      assert.deepEqual(
+        db.prepare('SELECT version FROM archive_schema_version ORDER BY version').all(),
+        migrations.map((m) => ({ version: m.version }))
+      );
     } finally {
       db.close();
     }

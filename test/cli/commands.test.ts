@@ -18,6 +18,7 @@ const COMMANDS = [
   'fold',
   'export',
   'delete',
+  'recall',
   'replay',
   'demo',
   'codec-server',
@@ -65,6 +66,7 @@ describe('the CLI, each command run as a process', function () {
       ['fold', ['fold', '--model', 'gpt-4o', '--budget', '4000', '--summarizer', 'magic', 'x.json']],
       ['export', ['export', '--bogus', '1']],
       ['delete', ['delete', '--conversation', 'not ascii é']],
+      ['recall', ['recall', '--conversation', 'c1']],
       ['replay', ['replay', join(repoRoot, 'package.json')]],
       ['demo', ['demo', '--budget', 'lots']],
       ['codec-server', ['codec-server', '--port', '99999']],
@@ -152,6 +154,24 @@ describe('the CLI, each command run as a process', function () {
       const missing = await runCli(['export', '--conversation', 'no-such-conversation'], cliEnv);
       assert.equal(missing.code, 2);
       assert.match(missing.stderr, /no conversation 'no-such-conversation'/);
+
+      // recall: a message by its archive number, as a summary points at it, and by an identifier it holds.
+      const recalled = await runCli(['recall', '--conversation', id, '(→ #3)'], cliEnv);
+      assert.equal(recalled.code, 0, recalled.stderr);
+      assert.deepEqual(JSON.parse(recalled.stdout), {
+        matches: [{ seq: 3, message: messages[3] }],
+        omitted: [],
+        truncated: false,
+      });
+      const word = 'daikisanchez1479@example.com'; // the address message 5 looks up
+      const byWord = JSON.parse((await runCli(['recall', '--conversation', id, word], cliEnv)).stdout) as {
+        matches: { seq: number; message: unknown }[];
+      };
+      assert.ok(byWord.matches.some((m) => m.seq === 5));
+      for (const m of byWord.matches) assert.ok(JSON.stringify(m.message).includes(word));
+      const bad = await runCli(['recall', '--conversation', id, '#9-#2'], cliEnv);
+      assert.equal(bad.code, 2);
+      assert.match(bad.stderr, /ends before it starts/);
 
       // replay: a history downloaded with the Temporal CLI replays; a tampered one does not.
       const dir = mkdtempSync(join(tmpdir(), 'dc-replay-'));
