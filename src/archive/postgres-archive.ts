@@ -7,6 +7,8 @@ import {
   type ArchiveSummary,
   type ConversationArchive,
   type EntryKind,
+  type FoldSummaryText,
+  type StoredSummary,
   type SupersededRevision,
   type WriteOutcome,
 } from './archive';
@@ -24,6 +26,7 @@ import {
 } from './entries';
 import { pendingMigrations, schemaVersionTable } from './migrations';
 import { missingSeqs, orderAsAsked } from './read-order';
+import { checkSummary } from './summaries';
 
 /** Options of {@link PostgresArchive.open}. */
 export interface PostgresArchiveOptions {
@@ -145,6 +148,28 @@ export class PostgresArchive implements ConversationArchive {
     checkKey(key);
     const rows = await this.entries(key, 'fold', 0, Number.MAX_SAFE_INTEGER);
     return rows.map((r) => parseFoldRecord(parseBody(r.body)));
+  }
+
+  async recordSummary(key: string, summary: FoldSummaryText): Promise<void> {
+    checkKey(key);
+    const { digest, kind, text } = checkSummary(summary);
+    await this.query(
+      'recordSummary',
+      `INSERT INTO fold_summaries (workflow_id, digest, kind, body) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (workflow_id, digest) DO UPDATE SET kind = excluded.kind, body = excluded.body, stored_at = now()
+       WHERE fold_summaries.body <> excluded.body OR fold_summaries.kind <> excluded.kind`,
+      [key, digest, kind, text]
+    );
+  }
+
+  async summaries(key: string): Promise<StoredSummary[]> {
+    checkKey(key);
+    const rows = await this.query<{ digest: string; kind: 'text' | 'items'; body: string; stored_at: Date }>(
+      'summaries',
+      'SELECT digest, kind, body, stored_at FROM fold_summaries WHERE workflow_id = $1 ORDER BY ordinal',
+      [key]
+    );
+    return rows.map((r) => ({ digest: r.digest, kind: r.kind, text: r.body, storedAt: r.stored_at.toISOString() }));
   }
 
   async summary(key: string): Promise<ArchiveSummary> {

@@ -10,6 +10,8 @@ import {
   type ArchiveSummary,
   type ConversationArchive,
   type EntryKind,
+  type FoldSummaryText,
+  type StoredSummary,
   type SupersededRevision,
   type WriteOutcome,
 } from './archive';
@@ -27,6 +29,7 @@ import {
 } from './entries';
 import { pendingMigrations, schemaVersionTable } from './migrations';
 import { missingSeqs, orderAsAsked } from './read-order';
+import { checkSummary } from './summaries';
 
 /** Options of {@link SqliteArchive.open}. */
 export interface SqliteArchiveOptions {
@@ -55,6 +58,8 @@ interface EntryRow {
 export class SqliteArchive implements ConversationArchive {
   readonly driver = 'sqlite';
   private readonly statements;
+  /** Prepared on first use: a read-only reader of a database a worker has not migrated yet still opens. */
+  private summaryStatements: ReturnType<typeof prepareSummaryStatements> | undefined;
 
   private constructor(private readonly db: Database.Database) {
     const entries = 'FROM archive_entries WHERE workflow_id = ? AND kind = ?';
@@ -170,6 +175,30 @@ export class SqliteArchive implements ConversationArchive {
     });
   }
 
+  recordSummary(key: string, summary: FoldSummaryText): Promise<void> {
+    return settle(() => {
+      checkKey(key);
+      const { digest, kind, text } = checkSummary(summary);
+      this.guard(() =>
+        this.db
+          .transaction(() => this.summarySql().put.run({ key, digest, kind, body: text, at: new Date().toISOString() }))
+          .immediate()
+      );
+    });
+  }
+
+  summaries(key: string): Promise<StoredSummary[]> {
+    return settle(() => {
+      checkKey(key);
+      return this.guard(() => this.summarySql().all.all(key)).map((r) => ({
+        digest: r.digest,
+        kind: r.kind,
+        text: r.body,
+        storedAt: r.stored_at,
+      }));
+    });
+  }
+
   summary(key: string): Promise<ArchiveSummary> {
     return settle(() => {
       checkKey(key);
@@ -203,6 +232,11 @@ export class SqliteArchive implements ConversationArchive {
     return settle(() => {
       if (this.db.open) this.db.close();
     });
+  }
+
+  private summarySql(): ReturnType<typeof prepareSummaryStatements> {
+    this.summaryStatements ??= prepareSummaryStatements(this.db);
+    return this.summaryStatements;
   }
 
   /** One immediate (write-locked) transaction: gap check, current heads, plan, then the rows. */
@@ -247,6 +281,22 @@ export class SqliteArchive implements ConversationArchive {
       throw err;
     }
   }
+}
+
+/** The statements of `fold_summaries` (version 4 of the schema). */
+function prepareSummaryStatements(db: Database.Database) {
+  return {
+    put: db.prepare<[{ key: string; digest: string; kind: string; body: string; at: string }]>(
+      `INSERT INTO fold_summaries (workflow_id, digest, ordinal, kind, body, stored_at)
+       VALUES (@key, @digest, (SELECT coalesce(max(ordinal), 0) + 1 FROM fold_summaries WHERE workflow_id = @key),
+         @kind, @body, @at)
+       ON CONFLICT (workflow_id, digest) DO UPDATE SET kind = excluded.kind, body = excluded.body,
+         stored_at = excluded.stored_at WHERE body <> excluded.body OR kind <> excluded.kind`
+    ),
+    all: db.prepare<[string], { digest: string; kind: 'text' | 'items'; body: string; stored_at: string }>(
+      'SELECT digest, kind, body, stored_at FROM fold_summaries WHERE workflow_id = ? ORDER BY ordinal'
+    ),
+  };
 }
 
 /** Runs a synchronous call as a promise, so a throw becomes a rejection like the other drivers'. */

@@ -16,6 +16,7 @@ import type {
   WaitForFoldResult,
 } from './definitions';
 import type { ConversationSettings, SettingsPatch } from './settings';
+import type { CompactNowInput, CompactNowResult } from './compact-now';
 
 /** The result of `clear` and `close`: the context version after the call. */
 export interface VersionResult {
@@ -39,6 +40,7 @@ export interface ConversationProtocol {
     configure: { argument: SettingsPatch; result: ConversationSettings };
     close: { argument: null; result: VersionResult };
     waitForFold: { argument: WaitForFoldInput | null; result: WaitForFoldResult };
+    compactNow: { argument: CompactNowInput | null; result: CompactNowResult };
   };
   signals: {
     append: { argument: AppendInput; result: null };

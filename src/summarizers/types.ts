@@ -98,6 +98,11 @@ export interface SummarizeRequest {
   systemPrompt?: string;
   /** Archive sequence number of each message of `messages` (`null`: not archived), for the ledger's pointers. */
   seqs?: (number | null)[];
+  /**
+   * What this fold should keep above all (`compactNow({ focus })`): the model modes append it to the instructions;
+   * the extractive digest lists the narrative lines that mention its words first.
+   */
+  focus?: string;
 }
 
 /** Progress of one fold, for "folding since T". Times are epoch ms. */
@@ -132,6 +137,8 @@ export interface SummarizeRecord {
   outputTypes: string[];
   /** Why earlier attempts were rejected, in order. */
   rejected: SummaryErrorKind[];
+  /** `summaryRequestDigest` of the request (model, instructions, system prompt, messages), set by `createSummarizer`. */
+  requestDigest?: string;
 }
 
 /** A summary to apply. */

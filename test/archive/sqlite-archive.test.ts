@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ArchiveConfigError } from '../../src/archive/archive';
-import { latestSchemaVersion } from '../../src/archive/migrations';
+import { migrations, schemaVersionTable } from '../../src/archive/migrations';
 import { SqliteArchive } from '../../src/archive/sqlite-archive';
 import { describeArchiveConformance } from './conformance';
 
@@ -26,11 +26,41 @@ describe('SqliteArchive', () => {
     const db = new Database(path, { readonly: true });
     try {
       assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
-      assert.deepEqual(db.prepare('SELECT version FROM archive_schema_version').all(), [
-        { version: latestSchemaVersion },
-      ]);
+      assert.deepEqual(
+        db.prepare('SELECT version FROM archive_schema_version ORDER BY version').all(),
+        migrations.map((m) => ({ version: m.version }))
+      );
     } finally {
       db.close();
+    }
+  });
+
+  it('upgrades a database written before fold summaries, keeping what it holds', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'dc-sqlite-')), 'archive.sqlite');
+    const old = new Database(path);
+    old.exec(schemaVersionTable);
+    old.exec(migrations[0]!.sqlite);
+    old.prepare("INSERT INTO archive_schema_version VALUES (1, 'first', 'then')").run();
+    old.close();
+    const before = SqliteArchive.open({ path, readOnly: true });
+    await assert.rejects(before.summaries('w'), /no such table: fold_summaries/);
+    await before.close();
+    const first = SqliteArchive.open({ path });
+    await first.append('w', 0, ['kept']);
+    await first.close();
+    const archive = SqliteArchive.open({ path });
+    try {
+      await archive.recordSummary('w', { digest: 'e5'.repeat(32), kind: 'text', text: 'summary' });
+      assert.deepEqual(
+        (await archive.readAll('w')).map((m) => m.message),
+        ['kept']
+      );
+      assert.deepEqual(
+        (await archive.summaries('w')).map((s) => s.text),
+        ['summary']
+      );
+    } finally {
+      await archive.close();
     }
   });
 

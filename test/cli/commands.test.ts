@@ -9,7 +9,19 @@ import { uniqueConversationId, withConversationWorker } from '../support/convers
 import { repoRoot, runCli } from '../support/processes';
 import { sharedTestEnv, temporalCliPath } from '../support/temporal';
 
-const COMMANDS = ['worker', 'dev', 'plan', 'count', 'inspect', 'fold', 'export', 'replay', 'demo', 'codec-server'];
+const COMMANDS = [
+  'worker',
+  'dev',
+  'plan',
+  'count',
+  'inspect',
+  'compact',
+  'fold',
+  'export',
+  'replay',
+  'demo',
+  'codec-server',
+];
 
 /** Lines of JSON a command printed. */
 const jsonLines = (out: string): Record<string, unknown>[] =>
@@ -50,6 +62,7 @@ describe('the CLI, each command run as a process', function () {
       ['plan', ['plan', '--budget', '10', 'x.json']],
       ['count', ['count', '--model', 'gpt-4o', '/no/such/file.json']],
       ['inspect', ['inspect']],
+      ['compact', ['compact', '--conversation', 'c1', '--focus', 'x'.repeat(2001)]],
       ['fold', ['fold', '--model', 'gpt-4o', '--budget', '4000', '--summarizer', 'magic', 'x.json']],
       ['export', ['export', '--bogus', '1']],
       ['replay', ['replay', join(repoRoot, 'package.json')]],
