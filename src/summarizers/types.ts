@@ -7,6 +7,7 @@ import type { RenderOptions } from '../core/fold/render';
 import type { Retention } from '../core/fold/ledger';
 import type { SummaryErrorKind } from '../core/fold/validate-summary';
 import type { MessageFormat, Usage } from '../core/messages/types';
+import type { RequestFields } from './request-fields';
 
 /**
  * The summarizer modes. `extractive` needs no network and is the default; `chat`, `responses` and `compact` call an
@@ -80,6 +81,8 @@ export interface SummarizerConfig {
   shareSystemPrompt?: boolean;
   ledger?: LedgerConfig;
   extractive?: ExtractiveOptions;
+  /** Sampling and reasoning fields sent with each summary call, per mode (`request-fields.ts`). @default none */
+  request?: RequestFields;
 }
 
 /** One fold's summary request. */
