@@ -52,7 +52,7 @@ Prints {"total", "messages": [n, …]}: each message's tokens with its wire over
   },
   inspect: {
     run: runInspect,
-    line: 'inspect  --conversation ID [--summaries]        the folds, their summaries and diffs, and revisions',
+    line: 'inspect  --conversation ID [--summaries]  folds, summaries and diffs, revisions',
     help: `usage: durable-compaction inspect --conversation ID [--workflow-id ID] [--data DIR] [--summaries]
 Prints {"conversation", "workflowId", "driver", "archived", "lastSeq", "folds": [{"number", "ok", "replaced", …}],
 "superseded": [...]} from the configured archive (SQLite or PostgreSQL; --data overrides devServer.dataDir).
@@ -62,7 +62,7 @@ previous one ("lines": "@@ -a,n +b,m @@", "- removed", "+ added"; null for the f
   },
   compact: {
     run: runCompact,
-    line: 'compact  --conversation ID [--focus TEXT]       fold a running conversation now, with a focus',
+    line: 'compact  --conversation ID [--focus TEXT]  fold a running conversation now',
     help: compactHelp,
   },
   fold: {
