@@ -117,6 +117,57 @@ describe('compactNow on the real dev server', function () {
     }
   });
 
+  it('finishes a background fold in flight first, then folds what is left', async () => {
+    const server = await startOpenAIServer({ lifetimeMs: 240_000 });
+    try {
+      server.script(
+        { kind: 'slow', ms: 3000, text: 'Summary one: orders 1000 and up ship tomorrow.' },
+        { kind: 'text', text: 'Summary two: every order ships tomorrow.' }
+      );
+      await withConversationWorker(
+        async ({ open, archive }) => {
+          const id = uniqueConversationId('compact-in-flight');
+          const conv = open(id, { budget: 6000, summarizer: { profile: TEST_CHAT_PROFILE } });
+          await conv.prepare([system, user(0)]);
+          let inFlight = false;
+          for (let i = 1; i < 30 && !inFlight; i++) {
+            await conv.record(note(i - 1));
+            inFlight = (await conv.prepare([user(i)])).folding?.phase === 'summarizing';
+          }
+          assert.ok(inFlight, 'a background fold is being summarized');
+          const result = await conv.compactNow({ focus: 'shipping' });
+          assert.equal(result.folded, true, result.decision);
+          assert.match(result.decision, /^folded: .*; folded: /, 'the fold in flight first, then the rest');
+          const folds = await conv.folds();
+          assert.deepEqual(
+            folds.map((f) => [f.number, f.ok]),
+            [
+              [1, true],
+              [2, true],
+            ]
+          );
+          assert.equal(result.fold?.number, 2);
+          assert.equal(server.requests.length, 2);
+          const second = server.requests[1]!.body?.messages as { content: string }[];
+          assert.ok(
+            second.some((m) => m.content.includes('Summary one')),
+            'the second fold folds the first summary'
+          );
+          assert.ok(second[second.length - 1]!.content.endsWith('(asked for by the user): shipping'));
+          const stored = await archive.summaries(conversationWorkflowId(id));
+          assert.deepEqual(
+            stored.map((s) => s.digest),
+            folds.map((f) => f.requestDigest)
+          );
+          assert.ok(summaryOf((await conv.context()).messages).includes('Summary two'));
+        },
+        { profiles: testProfiles(server.baseURL), summarize: { env: { DC_TEST_KEY: 'sk-compact-now' } } }
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
   it('refuses bad input with InvalidAppend and a closed conversation, changing nothing; says when nothing folds', async () => {
     await withConversationWorker(async ({ open }) => {
       const conv = open(uniqueConversationId('compact-refusals'), { budget: 32_000 });
