@@ -151,12 +151,28 @@ export function createActivities(deps: ActivityDeps) {
         clip(input, raw, seq, counterFor(input.model).countMessage(raw, input.format))?.raw ?? raw;
       const head = await resolveHead(deps.archive, input, reclip);
       const seqs = input.head.map((h) => ('seq' in h ? h.seq : null));
+      const systemPrompt = input.system?.length
+        ? systemPromptOf(await resolveHead(deps.archive, { ...input, head: input.system }, reclip), input.format)
+        : undefined;
       const metrics = deps.metrics;
       const observe = metrics
         ? (outcome: 'ok' | 'failed' | 'error', seconds: number) =>
             metrics.summarized(summaryMode(profiles, input.summarizer), outcome, seconds)
         : undefined;
-      return summarizeHead(head, { ...input, seqs }, summarize, observe);
+      const { system: _system, ...rest } = input;
+      const result = await summarizeHead(
+        head,
+        { ...rest, seqs, ...(systemPrompt ? { systemPrompt } : {}) },
+        summarize,
+        observe
+      );
+      // Kept under the request's digest, which the fold record carries: `inspect --summaries` shows it.
+      if (result.ok && result.requestDigest) {
+        const text = result.summary.kind === 'text' ? result.summary.text : JSON.stringify(result.summary.items);
+        const summary = { digest: result.requestDigest, kind: result.summary.kind, text };
+        await archiveCall(() => deps.archive.recordSummary(currentArchiveKey(), summary));
+      }
+      return result;
     },
 
     /**
@@ -203,6 +219,16 @@ async function resolveHead(
   });
 }
 
+/** @returns the text of the conversation's instruction messages, in order, one paragraph each; `undefined` when empty. */
+function systemPromptOf(raws: readonly unknown[], format: SummarizeFoldInput['format']): string | undefined {
+  const adapter = adapterFor(format);
+  const text = raws
+    .map((raw, i) => adapter.toItem(raw, i).text.trim())
+    .filter((t) => t !== '')
+    .join('\n\n');
+  return text === '' ? undefined : text;
+}
+
 /** The summarizer mode a call with `choice` runs (the metrics label); `unknown` for a profile not configured. */
 function summaryMode(profiles: SummarizerProfiles, choice: SummarizerChoice): string {
   try {
@@ -219,9 +245,11 @@ function summaryMode(profiles: SummarizerProfiles, choice: SummarizerChoice): st
  */
 export async function summarizeHead(
   head: unknown[],
-  input: Omit<SummarizeFoldInput, 'head' | 'conversationId' | 'summarizer'> & {
+  input: Omit<SummarizeFoldInput, 'head' | 'conversationId' | 'summarizer' | 'system'> & {
     summarizer: SummarizerChoice;
     seqs?: (number | null)[];
+    /** The conversation's system prompt, to lead the request. */
+    systemPrompt?: string;
   },
   summarize: (input: SummarizeInput) => Promise<SummarizeOutput>,
   observe?: (outcome: 'ok' | 'failed' | 'error', seconds: number) => void
@@ -243,6 +271,8 @@ export async function summarizeHead(
     foldedTokens: input.foldedTokens,
     summarizer: input.summarizer,
     ...(input.heartbeatMs !== undefined ? { heartbeatMs: input.heartbeatMs } : {}),
+    ...(input.systemPrompt ? { systemPrompt: input.systemPrompt } : {}),
+    ...(input.focus ? { focus: input.focus } : {}),
   }).catch((err: unknown) => {
     timed('error');
     throw err;
@@ -253,6 +283,7 @@ export async function summarizeHead(
     responseId: result.responseId ?? null,
     outputTypes: result.outputTypes,
     attempts: result.attempts,
+    ...(result.requestDigest ? { requestDigest: result.requestDigest } : {}),
   };
   if (!result.ok) return { ok: false, error: { kind: result.kind, message: result.message }, ...common };
   const summary = result.items

@@ -43,6 +43,10 @@ export interface SummarizeFoldInput {
   hotPaths?: HotPaths;
   /** Heartbeat interval while the model writes, ms (the conversation's `limits`). @default the worker's */
   heartbeatMs?: number;
+  /** The conversation's system prompt (its instruction messages, by reference): it leads the summary request. */
+  system?: HeadRef[];
+  /** `compactNow({ focus })`: what this fold's summary should keep above all. */
+  focus?: string;
 }
 
 export type SummarizeFoldResult =
@@ -54,6 +58,8 @@ export type SummarizeFoldResult =
       outputTypes: string[];
       attempts: number;
       identifiers: { kept: number; total: number } | null;
+      /** `summaryRequestDigest` of the request; the archive keeps the summary under it. Absent in older results. */
+      requestDigest?: string;
     }
   | {
       ok: false;
@@ -62,6 +68,7 @@ export type SummarizeFoldResult =
       responseId: string | null;
       outputTypes: string[];
       attempts: number;
+      requestDigest?: string;
     };
 
 export interface RecordFoldInput {

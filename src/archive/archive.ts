@@ -36,6 +36,29 @@ export interface SupersededRevision {
   value: unknown;
 }
 
+/*
+ * Fold summaries: the text each fold's summarizer wrote, keyed by the digest of the request that asked for it
+ * (`summaryRequestDigest`), which the fold record carries as `requestDigest`. Kept beside the records, not in them:
+ * the workflow's history then carries the summary text once (the summarizer's answer), not again in the record.
+ */
+
+/** What a fold's summary is: text, or the items a compaction endpoint returned (stored as their JSON). */
+export type SummaryKind = 'text' | 'items';
+
+/** A summary to store. */
+export interface FoldSummaryText {
+  /** `summaryRequestDigest` of the request, 64 lowercase hex characters. */
+  digest: string;
+  kind: SummaryKind;
+  /** The summary text; for `items`, their JSON. At most `MAX_ENTRY_BYTES` (2 MiB) bytes of UTF-8. */
+  text: string;
+}
+
+/** A stored summary, with the ISO-8601 time it was (last) written. */
+export interface StoredSummary extends FoldSummaryText {
+  storedAt: string;
+}
+
 /** Counts for `inspect`, read by index. */
 export interface ArchiveSummary {
   /** Current messages stored (numbers, not revisions). */
@@ -111,6 +134,13 @@ export interface ConversationArchive {
   search(key: string, request: SearchRequest): Promise<number[]>;
   /** Every current fold record, by number. */
   folds(key: string): Promise<FoldRecord[]>;
+  /**
+   * Stores a fold's summary under its request digest (the fold record's `requestDigest`); the same digest written
+   * again (a retried summarize activity) keeps the latest text.
+   */
+  recordSummary(key: string, summary: FoldSummaryText): Promise<void>;
+  /** Every stored summary of the conversation, in the order they were first stored. */
+  summaries(key: string): Promise<StoredSummary[]>;
   /** Counts, read by index. */
   summary(key: string): Promise<ArchiveSummary>;
   /** Every superseded revision, by kind, number and revision. */

@@ -8,6 +8,8 @@
  *   record (`kind = 'fold'`, `seq` = fold number) of every workflow id; primary key `(workflow_id, kind, seq)`, so
  *   every read is by index.
  * - `archive_superseded`: older revisions, moved there in the same transaction that stores the newer one.
+ * - `fold_summaries` (version 3): each fold's summary text by the digest of its summarizer request, which the fold
+ *   record carries as `requestDigest`; `ordinal` keeps the order they were first stored in.
  */
 import { searchIndexMigration } from './search-migration';
 
@@ -71,6 +73,30 @@ export const migrations: readonly Migration[] = [
       );`,
   },
   searchIndexMigration,
+  {
+    version: 3,
+    name: 'fold summaries by request digest',
+    sqlite: `
+      CREATE TABLE fold_summaries (
+        workflow_id TEXT NOT NULL,
+        digest TEXT NOT NULL CHECK (length(digest) = 64),
+        ordinal INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('text', 'items')),
+        body TEXT NOT NULL,
+        stored_at TEXT NOT NULL,
+        PRIMARY KEY (workflow_id, digest)
+      );`,
+    postgres: `
+      CREATE TABLE fold_summaries (
+        workflow_id text NOT NULL,
+        digest text NOT NULL CHECK (length(digest) = 64),
+        ordinal bigserial NOT NULL,
+        kind text NOT NULL CHECK (kind IN ('text', 'items')),
+        body text NOT NULL,
+        stored_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (workflow_id, digest)
+      );`,
+  },
 ];
 
 /** The newest schema version this code knows. */

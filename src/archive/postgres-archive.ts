@@ -10,6 +10,8 @@ import {
   type IdleKeysOptions,
   type PurgeOutcome,
   type SearchRequest,
+  type FoldSummaryText,
+  type StoredSummary,
   type SupersededRevision,
   type WriteOutcome,
 } from './archive';
@@ -29,6 +31,7 @@ import {
 import { pendingMigrations, schemaVersionTable } from './migrations';
 import { checkSearch, paddedTerm, searchRows, type SearchRow } from './search-index';
 import { missingSeqs, orderAsAsked } from './read-order';
+import { checkSummary } from './summaries';
 
 /** Options of {@link PostgresArchive.open}. */
 export interface PostgresArchiveOptions {
@@ -173,6 +176,28 @@ export class PostgresArchive implements ConversationArchive {
     return rows.map((r) => parseFoldRecord(parseBody(r.body)));
   }
 
+  async recordSummary(key: string, summary: FoldSummaryText): Promise<void> {
+    checkKey(key);
+    const { digest, kind, text } = checkSummary(summary);
+    await this.query(
+      'recordSummary',
+      `INSERT INTO fold_summaries (workflow_id, digest, kind, body) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (workflow_id, digest) DO UPDATE SET kind = excluded.kind, body = excluded.body, stored_at = now()
+       WHERE fold_summaries.body <> excluded.body OR fold_summaries.kind <> excluded.kind`,
+      [key, digest, kind, text]
+    );
+  }
+
+  async summaries(key: string): Promise<StoredSummary[]> {
+    checkKey(key);
+    const rows = await this.query<{ digest: string; kind: 'text' | 'items'; body: string; stored_at: Date }>(
+      'summaries',
+      'SELECT digest, kind, body, stored_at FROM fold_summaries WHERE workflow_id = $1 ORDER BY ordinal',
+      [key]
+    );
+    return rows.map((r) => ({ digest: r.digest, kind: r.kind, text: r.body, storedAt: r.stored_at.toISOString() }));
+  }
+
   async summary(key: string): Promise<ArchiveSummary> {
     checkKey(key);
     const [row] = await this.query<{ messages: string; last_seq: string | null; folds: string; superseded: string }>(
@@ -220,6 +245,7 @@ export class PostgresArchive implements ConversationArchive {
       );
       const old = await c.query('DELETE FROM archive_superseded WHERE workflow_id = $1', [key]);
       await c.query('DELETE FROM archive_search WHERE workflow_id = $1', [key]);
+      await c.query('DELETE FROM fold_summaries WHERE workflow_id = $1', [key]);
       const count = (kind: EntryKind): number => Number(removed.rows.find((r) => r.kind === kind)?.n ?? 0);
       return { messages: count('message'), folds: count('fold'), superseded: old.rowCount ?? 0 };
     });

@@ -13,6 +13,8 @@ import {
   type IdleKeysOptions,
   type PurgeOutcome,
   type SearchRequest,
+  type FoldSummaryText,
+  type StoredSummary,
   type SupersededRevision,
   type WriteOutcome,
 } from './archive';
@@ -32,6 +34,7 @@ import {
 import { pendingMigrations, schemaVersionTable } from './migrations';
 import { checkSearch, ftsQuery, paddedTerm, searchRows, type SearchRow } from './search-index';
 import { missingSeqs, orderAsAsked } from './read-order';
+import { checkSummary } from './summaries';
 
 /** Options of {@link SqliteArchive.open}. */
 export interface SqliteArchiveOptions {
@@ -62,6 +65,8 @@ export class SqliteArchive implements ConversationArchive {
   private readonly statements;
   /** Search statements by number of terms (prepared on first use: an old read-only file may lack the index). */
   private readonly searches = new Map<number, Database.Statement<unknown[], { seq: number }>>();
+  /** Prepared on first use: a read-only reader of a database a worker has not migrated yet still opens. */
+  private summaryStatements: ReturnType<typeof prepareSummaryStatements> | undefined;
 
   private constructor(private readonly db: Database.Database) {
     const entries = 'FROM archive_entries WHERE workflow_id = ? AND kind = ?';
@@ -105,6 +110,7 @@ export class SqliteArchive implements ConversationArchive {
       purgeSuperseded: db.prepare<[string]>('DELETE FROM archive_superseded WHERE workflow_id = ?'),
       // The FTS5 rows follow through the table's delete trigger; the table's secure-delete keeps no term behind.
       purgeSearch: db.prepare<[string]>('DELETE FROM archive_search WHERE workflow_id = ?'),
+      purgeSummaries: db.prepare<[string]>('DELETE FROM fold_summaries WHERE workflow_id = ?'),
       idle: db.prepare<[string, string, number], { workflow_id: string }>(
         `SELECT workflow_id FROM archive_entries WHERE workflow_id > ?
          GROUP BY workflow_id HAVING max(stored_at) < ? ORDER BY workflow_id LIMIT ?`
@@ -202,6 +208,30 @@ export class SqliteArchive implements ConversationArchive {
     });
   }
 
+  recordSummary(key: string, summary: FoldSummaryText): Promise<void> {
+    return settle(() => {
+      checkKey(key);
+      const { digest, kind, text } = checkSummary(summary);
+      this.guard(() =>
+        this.db
+          .transaction(() => this.summarySql().put.run({ key, digest, kind, body: text, at: new Date().toISOString() }))
+          .immediate()
+      );
+    });
+  }
+
+  summaries(key: string): Promise<StoredSummary[]> {
+    return settle(() => {
+      checkKey(key);
+      return this.guard(() => this.summarySql().all.all(key)).map((r) => ({
+        digest: r.digest,
+        kind: r.kind,
+        text: r.body,
+        storedAt: r.stored_at,
+      }));
+    });
+  }
+
   summary(key: string): Promise<ArchiveSummary> {
     return settle(() => {
       checkKey(key);
@@ -239,6 +269,7 @@ export class SqliteArchive implements ConversationArchive {
         this.db
           .transaction(() => {
             s.purgeSearch.run(key);
+            s.purgeSummaries.run(key);
             return {
               messages: s.purgeEntries.run(key, 'message').changes,
               folds: s.purgeEntries.run(key, 'fold').changes,
@@ -264,6 +295,11 @@ export class SqliteArchive implements ConversationArchive {
     return settle(() => {
       if (this.db.open) this.db.close();
     });
+  }
+
+  private summarySql(): ReturnType<typeof prepareSummaryStatements> {
+    this.summaryStatements ??= prepareSummaryStatements(this.db);
+    return this.summaryStatements;
   }
 
   /** One immediate (write-locked) transaction: gap check, current heads, plan, then the rows. */
@@ -335,6 +371,22 @@ export class SqliteArchive implements ConversationArchive {
       throw err;
     }
   }
+}
+
+/** The statements of `fold_summaries` (version 3 of the schema). */
+function prepareSummaryStatements(db: Database.Database) {
+  return {
+    put: db.prepare<[{ key: string; digest: string; kind: string; body: string; at: string }]>(
+      `INSERT INTO fold_summaries (workflow_id, digest, ordinal, kind, body, stored_at)
+       VALUES (@key, @digest, (SELECT coalesce(max(ordinal), 0) + 1 FROM fold_summaries WHERE workflow_id = @key),
+         @kind, @body, @at)
+       ON CONFLICT (workflow_id, digest) DO UPDATE SET kind = excluded.kind, body = excluded.body,
+         stored_at = excluded.stored_at WHERE body <> excluded.body OR kind <> excluded.kind`
+    ),
+    all: db.prepare<[string], { digest: string; kind: 'text' | 'items'; body: string; stored_at: string }>(
+      'SELECT digest, kind, body, stored_at FROM fold_summaries WHERE workflow_id = ? ORDER BY ordinal'
+    ),
+  };
 }
 
 /** Runs a synchronous call as a promise, so a throw becomes a rejection like the other drivers'. */

@@ -5,6 +5,7 @@
  * `durable-compaction --help` lists the commands; `durable-compaction <command> --help` explains one.
  */
 import { runCodecServer } from './codec-server';
+import { compactHelp, runCompact } from './compact';
 import { runCount } from './count';
 import { deleteHelp, runDelete } from './delete';
 import { demoHelp, runDemo } from './demo';
@@ -53,10 +54,18 @@ Prints {"total", "messages": [n, …]}: each message's tokens with its wire over
   },
   inspect: {
     run: runInspect,
-    line: 'inspect  --conversation ID [--data DIR]         show the archive ranges each summary replaced, and revisions',
-    help: `usage: durable-compaction inspect --conversation ID [--workflow-id ID] [--data DIR]
+    line: 'inspect  --conversation ID [--summaries]  folds, summaries and diffs, revisions',
+    help: `usage: durable-compaction inspect --conversation ID [--workflow-id ID] [--data DIR] [--summaries]
 Prints {"conversation", "workflowId", "driver", "archived", "lastSeq", "folds": [{"number", "ok", "replaced", …}],
-"superseded": [...]} from the configured archive (SQLite or PostgreSQL; --data overrides devServer.dataDir).`,
+"superseded": [...]} from the configured archive (SQLite or PostgreSQL; --data overrides devServer.dataDir).
+--summaries: {"conversation", "workflowId", "driver", "summaries": [{"number", "replaced", "requestDigest", "kind",
+"summary", "diff": {"added", "removed", "lines"}}, …]}, each applied fold's summary and its line diff against the
+previous one ("lines": "@@ -a,n +b,m @@", "- removed", "+ added"; null for the first).`,
+  },
+  compact: {
+    run: runCompact,
+    line: 'compact  --conversation ID [--focus TEXT]  fold a running conversation now',
+    help: compactHelp,
   },
   fold: {
     run: runFold,

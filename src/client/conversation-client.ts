@@ -41,6 +41,7 @@ import {
 } from '../contract/definitions';
 import type { conversationWorkflow } from '../workflows/conversation';
 import { applyPatch } from '../contract/patch';
+import { compactNowUpdate, type CompactNowInput, type CompactNowResult } from '../contract/compact-now';
 import { FoldWatcher, type FoldProgressEvent } from './fold-progress';
 import { startVisibility } from './start-visibility';
 import {
@@ -267,6 +268,35 @@ export class ConversationClient {
       () => this.handle().executeUpdate(waitForFoldUpdate, { args: [opts] }),
       this.callDeadline() + Math.min(waitMs, MAX_FOLD_WAIT_MS)
     );
+  }
+
+  /**
+   * Folds now, like `/compact [focus]` in coding agents: the conversation's policy decides what stays verbatim (as it
+   * would at the trigger), a fold in flight is finished first, and `focus` reaches the summary request. The mirror is
+   * re-synced afterwards, so the next `prepare` sends the folded context.
+   * @param opts.focus what the summary should keep above all (at most 2 000 characters). @default none
+   * @returns whether it folded, the decision, the fold's outcome (`null` when nothing was tried) and the version.
+   * @throws ConversationUpdateError `InvalidAppend` for a bad focus, `ConversationClosed` after `close()`.
+   */
+  async compactNow(opts: CompactNowInput = {}): Promise<CompactNowResult> {
+    const deadline = this.callDeadline();
+    const updateId = this.updateId('compactNow');
+    // One update id for every retry: a retried call is answered by the first, never folds twice.
+    const call = async (): Promise<CompactNowResult> => {
+      try {
+        return await this.handle().executeUpdate(compactNowUpdate, { args: [opts], updateId });
+      } catch (err) {
+        if (err instanceof WorkflowNotFoundError && (await this.runningOrAbsent()) === 'completed')
+          throw new ConversationClosedError(
+            `conversation '${this.options.conversationId}' is closed (its workflow completed)`,
+            err
+          );
+        throw err;
+      }
+    };
+    const result = await this.typed(this.retrying(call, deadline));
+    await this.afterStored(() => this.resync(deadline + ASK_AFTER_DEADLINE_MS));
+    return result;
   }
 
   /** Appends the model's output — one message or an array of them — without deciding about a fold. */

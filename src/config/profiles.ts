@@ -7,6 +7,7 @@ import { PROFILE_NAME } from '../contract/summarizer-settings';
 import { defaultApiKeyEnv } from '../summarizers/api-key';
 import { DEFAULT_PROFILE_NAME, type SummarizerProfiles } from '../summarizers/profiles';
 import type { SummarizerConfig, SummarizerMode } from '../summarizers/types';
+import { REQUEST_FIELDS_BY_MODE, type ReasoningEffort, type RequestFields } from '../summarizers/request-fields';
 import { ConfigError, checkSetting } from './config-error';
 import { schema, type Config, type ProfileKey, type Setting, type SummarizerProfileConfig } from './schema';
 
@@ -104,5 +105,36 @@ function summarizerConfigOf(name: string, p: SummarizerProfileConfig): Summarize
     timeoutMs: p.timeoutMs,
     ...(p.maxOutputTokens > 0 ? { outputTokensCap: p.maxOutputTokens } : {}),
     ...(p.thinkingBudget > 0 ? { thinkingBudget: p.thinkingBudget } : {}),
+    ...requestFieldsOf(name, mode, p),
   };
+}
+
+/**
+ * The allow-listed request fields a profile sets (`request-fields.ts`), for the modes that send them.
+ * @returns `{ request }`, or `{}` when none is set.
+ * @throws ConfigError naming the profile and field when the mode does not send it or the value is out of its range.
+ */
+function requestFieldsOf(name: string, mode: SummarizerMode, p: SummarizerProfileConfig): { request?: RequestFields } {
+  const set: RequestFields = {
+    ...(p.temperature !== -1 ? { temperature: p.temperature } : {}),
+    ...(p.topP !== -1 ? { topP: p.topP } : {}),
+    ...(p.reasoningEffort !== '' ? { reasoningEffort: p.reasoningEffort as ReasoningEffort } : {}),
+  };
+  const byMode: Record<SummarizerMode, readonly (keyof RequestFields)[]> = REQUEST_FIELDS_BY_MODE;
+  const allowed = byMode[mode];
+  for (const field of Object.keys(set) as (keyof RequestFields)[]) {
+    if (!allowed.includes(field)) {
+      const modes = Object.entries(byMode)
+        .filter(([, fields]) => fields.includes(field))
+        .map(([m]) => m);
+      throw new ConfigError(
+        `summarizer profile '${name}': ${field} is not sent by mode ${mode} (only by ${modes.join(', ')}); remove it`
+      );
+    }
+  }
+  if (mode.startsWith('anthropic') && set.temperature !== undefined && set.temperature > 1)
+    throw new ConfigError(
+      `summarizer profile '${name}': temperature must be ≤ 1 for mode ${mode}, got ${set.temperature}`
+    );
+  return Object.keys(set).length > 0 ? { request: set } : {};
 }

@@ -253,6 +253,26 @@ export const schema = {
       max: 64000,
       doc: 'anthropic, gemini: tokens the model may think before writing a summary (0 = thinking off)',
     },
+    temperature: {
+      type: 'number',
+      default: -1,
+      min: 0,
+      max: 2,
+      doc: 'chat, responses, anthropic (≤ 1), gemini: sampling temperature of summary calls (-1 = not sent)',
+    },
+    topP: {
+      type: 'number',
+      default: -1,
+      min: 0,
+      max: 1,
+      doc: 'chat, responses, anthropic, gemini: nucleus sampling `top_p` of summary calls (-1 = not sent)',
+    },
+    reasoningEffort: {
+      type: 'enum',
+      default: '',
+      values: ['', 'minimal', 'low', 'medium', 'high'],
+      doc: "chat (reasoning_effort), responses (reasoning.effort): effort of a reasoning model ('' = not sent)",
+    },
   },
   counting: {
     mode: {

@@ -17,6 +17,7 @@ import type {
   WaitForFoldResult,
 } from './definitions';
 import type { ConversationSettings, SettingsPatch } from './settings';
+import type { CompactNowInput, CompactNowResult } from './compact-now';
 
 /** The result of `clear` and `close`: the context version after the call. */
 export interface VersionResult {
@@ -41,6 +42,7 @@ export interface ConversationProtocol {
     close: { argument: null; result: VersionResult };
     delete: { argument: null; result: DeleteResult };
     waitForFold: { argument: WaitForFoldInput | null; result: WaitForFoldResult };
+    compactNow: { argument: CompactNowInput | null; result: CompactNowResult };
   };
   signals: {
     append: { argument: AppendInput; result: null };

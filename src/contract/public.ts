@@ -37,6 +37,7 @@ export type {
   WaitForFoldResult,
 } from './definitions';
 export type { ConversationProtocol, VersionResult } from './protocol';
+export { compactNowUpdate, MAX_FOCUS_CHARS, type CompactNowInput, type CompactNowResult } from './compact-now';
 export { FailureType, FAILURE_TYPES, type FailureTypeName } from './failures';
 export { PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './protocol-version';
 export type { ConversationSettings, RunLimits, SettingsPatch, SummarizerSettings, PlanSettings } from './settings';

@@ -9,6 +9,7 @@ import type { Transcript, Usage } from '../core/messages/types';
 import type { Candidate } from './attempt-loop';
 import { DEFAULT_TIMEOUT_MS } from './client';
 import { requiredOutputTokens, thinkingBudget } from './limits';
+import { anthropicRequestFields } from './request-fields';
 import { renderedInput } from './rendered-input';
 import type { SummarizeContext, SummarizeRequest, SummarizerConfig } from './types';
 
@@ -73,6 +74,7 @@ export async function anthropicAttempt(
     ...(system ? { system } : {}),
     messages: [{ role: 'user', content: text }],
     ...(thinking > 0 ? { thinking: { type: 'enabled', budget_tokens: thinking } } : {}),
+    ...anthropicRequestFields(config.request),
   };
   const res = await client.messages.create(body, ctx.signal ? { signal: ctx.signal } : {});
   const blocks = (res.content ?? []) as { type?: string; text?: string }[];

@@ -6,6 +6,7 @@ import type OpenAI from 'openai';
 import { buildChatRequest } from '../core/fold/summary-request';
 import type { Transcript } from '../core/messages/types';
 import { maxOutputTokens } from './limits';
+import { chatRequestFields } from './request-fields';
 import { requestInput } from './request-input';
 import type { Candidate } from './attempt-loop';
 import { chatUsage } from './usage';
@@ -42,6 +43,7 @@ export async function chatAttempt(
     model: config.model ?? req.model,
     messages,
     ...(limit !== undefined ? { [maxTokensField(config)]: limit } : {}),
+    ...chatRequestFields(config.request),
   } as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming;
   const res = await client.chat.completions.create(body, ctx.signal ? { signal: ctx.signal } : {});
   const choice = res.choices?.[0];

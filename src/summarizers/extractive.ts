@@ -31,6 +31,7 @@ export function extractiveAttempt(
     ),
     ...(config.extractive?.actionArgClip !== undefined ? { actionArgClip: config.extractive.actionArgClip } : {}),
     ...(req.seqs ? { seqs: req.seqs } : {}),
+    ...(req.focus ? { focus: req.focus } : {}),
     count: (s) => counter.countText(s),
   });
   return { text, outputTypes: ['extractive'] };

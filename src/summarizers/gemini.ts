@@ -8,6 +8,7 @@ import type { Transcript, Usage } from '../core/messages/types';
 import type { Candidate } from './attempt-loop';
 import { DEFAULT_TIMEOUT_MS } from './client';
 import { requiredOutputTokens, thinkingBudget } from './limits';
+import { geminiRequestFields } from './request-fields';
 import { renderedInput } from './rendered-input';
 import type { SummarizeContext, SummarizeRequest, SummarizerConfig } from './types';
 
@@ -82,6 +83,7 @@ export async function geminiAttempt(
       ...(system ? { systemInstruction: system } : {}),
       maxOutputTokens: requiredOutputTokens(config, req.budget),
       thinkingConfig: { thinkingBudget: thinkingBudget(config) },
+      ...geminiRequestFields(config.request),
       ...(ctx.signal ? { abortSignal: ctx.signal } : {}),
     },
   });

@@ -14,6 +14,8 @@ import { compactAttempt } from './compact';
 import { extractiveAttempt } from './extractive';
 import { createGeminiClient, geminiAttempt } from './gemini';
 import { responsesAttempt } from './responses';
+import { summaryRequestDigest } from '../core/fold/request-digest';
+import { sentInstructions, sharedSystemPrompt } from './request-input';
 import type { Candidate } from './attempt-loop';
 import { runSummaryAttempts } from './attempt-loop';
 import type {
@@ -50,7 +52,7 @@ export const DEFAULT_MODE: SummarizerMode = 'extractive';
  */
 export function createSummarizer(config: SummarizerConfig, deps: SummarizerDeps): Summarizer {
   const mode = config.mode ?? DEFAULT_MODE;
-  return async (req: SummarizeRequest, ctx: SummarizeContext = {}) => {
+  const summarize = async (req: SummarizeRequest, ctx: SummarizeContext = {}) => {
     const transcript = normalize(req.messages, req.format);
     const counter = deps.counterFor(req.model);
     const base = { mode, config, request: req, transcript, counter, ctx, ...(deps.now ? { now: deps.now } : {}) };
@@ -73,6 +75,23 @@ export function createSummarizer(config: SummarizerConfig, deps: SummarizerDeps)
       },
     });
   };
+  return async (req, ctx) => ({ ...(await summarize(req, ctx)), requestDigest: requestDigestOf(config, req) });
+}
+
+/**
+ * The digest of the request a fold sends, mode-independent: the model asked (`extractive` offline), the instructions
+ * sent after the head ('' offline and for the compaction endpoints, which take none of ours), the system prompt
+ * leading it, the head. The focus of a `compactNow` is part of the instructions.
+ */
+function requestDigestOf(config: SummarizerConfig, req: SummarizeRequest): string {
+  const mode = config.mode ?? DEFAULT_MODE;
+  const modelMode = mode !== 'extractive' && mode !== 'compact' && mode !== 'anthropic-compact';
+  return summaryRequestDigest({
+    model: mode === 'extractive' ? 'extractive' : (config.model ?? req.model),
+    instructions: modelMode ? sentInstructions(config, req) : (req.focus?.trim() ?? ''),
+    system: mode === 'extractive' ? null : (sharedSystemPrompt(config, req) ?? null),
+    messages: req.messages,
+  });
 }
 
 function modelAttempt(

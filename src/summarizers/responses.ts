@@ -7,6 +7,7 @@ import { buildResponsesRequest } from '../core/fold/summary-request';
 import type { Transcript } from '../core/messages/types';
 import { SummarizerCallError } from './classify-error';
 import { maxOutputTokens } from './limits';
+import { responsesRequestFields } from './request-fields';
 import { requestInput } from './request-input';
 import type { Candidate } from './attempt-loop';
 import { responsesUsage } from './usage';
@@ -51,6 +52,7 @@ export async function responsesAttempt(
     ...content,
     store: false,
     ...(limit !== undefined ? { max_output_tokens: limit } : {}),
+    ...responsesRequestFields(config.request),
   } as unknown as OpenAI.Responses.ResponseCreateParamsNonStreaming;
   const res = await client.responses.create(body, ctx.signal ? { signal: ctx.signal } : {});
   const output = (res.output ?? []) as OutputItemLike[];

@@ -7,6 +7,7 @@ import type { RenderOptions } from '../core/fold/render';
 import type { Retention } from '../core/fold/ledger';
 import type { SummaryErrorKind } from '../core/fold/validate-summary';
 import type { MessageFormat, Usage } from '../core/messages/types';
+import type { RequestFields } from './request-fields';
 
 /**
  * The summarizer modes. `extractive` needs no network and is the default; `chat`, `responses` and `compact` call an
@@ -80,6 +81,8 @@ export interface SummarizerConfig {
   shareSystemPrompt?: boolean;
   ledger?: LedgerConfig;
   extractive?: ExtractiveOptions;
+  /** Sampling and reasoning fields sent with each summary call, per mode (`request-fields.ts`). @default none */
+  request?: RequestFields;
 }
 
 /** One fold's summary request. */
@@ -98,6 +101,11 @@ export interface SummarizeRequest {
   systemPrompt?: string;
   /** Archive sequence number of each message of `messages` (`null`: not archived), for the ledger's pointers. */
   seqs?: (number | null)[];
+  /**
+   * What this fold should keep above all (`compactNow({ focus })`): the model modes append it to the instructions;
+   * the extractive digest lists the narrative lines that mention its words first.
+   */
+  focus?: string;
 }
 
 /** Progress of one fold, for "folding since T". Times are epoch ms. */
@@ -132,6 +140,8 @@ export interface SummarizeRecord {
   outputTypes: string[];
   /** Why earlier attempts were rejected, in order. */
   rejected: SummaryErrorKind[];
+  /** `summaryRequestDigest` of the request (model, instructions, system prompt, messages), set by `createSummarizer`. */
+  requestDigest?: string;
 }
 
 /** A summary to apply. */

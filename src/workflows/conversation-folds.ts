@@ -43,6 +43,12 @@ import { observeBackoff } from './observe';
 import { planOptions, type RunLimits } from '../contract/settings';
 import { pinnedIndices } from './pins';
 
+/** `compactNow`'s trigger: a threshold of 0 tokens for every budget the settings accept (up to 1 000 000). */
+const FORCED_TRIGGER_RATIO = 1e-9;
+
+/** The `auto` policy's default `targetRatio` (`CompactionOptions`). */
+const DEFAULT_TARGET_RATIO = 0.5;
+
 /** A failed prefix is tried again once a fold would take in this many more items (the `items` policy's default keep). */
 const BACKOFF_ITEMS = 4;
 
@@ -137,6 +143,39 @@ export class ConversationFolds {
       this.blocking = null;
     }
     return this.finish(ticket, outcome, transcript, plan, {});
+  }
+
+  // ——— compact now ———
+
+  /**
+   * `compactNow`: folds at once, as the conversation's policy would at the trigger (the trigger and the minimum fold
+   * are waived; the policy's kept tail stays verbatim). A background fold in flight finishes first and is applied;
+   * then what is left is folded, waiting for the summarizer, with `focus` in its request.
+   * @returns what was done, with the fold's outcome, or why there was nothing to fold.
+   */
+  async foldNow(focus: string | undefined): Promise<FoldOutcome> {
+    const s = this.state.carried;
+    if (!s.format || s.live.length === 0) return { decision: 'nothing to fold: the context is empty' };
+    const p = s.pendingFold;
+    if (p && !p.outcome && !p.fallback) await condition(() => p.outcome !== null || s.pendingFold !== p);
+    const ready = s.pendingFold ? await this.applyReady() : null;
+    const { plan, transcript, estimate } = this.plan(FORCED_TRIGGER_RATIO, false, true);
+    let now: FoldOutcome;
+    if (plan.kind === 'truncate') now = await this.truncate(transcript, plan, estimate);
+    else if (!plan.fold) now = { decision: `nothing to fold: ${plan.reason}` };
+    else {
+      const ticket = this.begin(plan, estimate);
+      this.blocking = { ...this.pendingOf(ticket), outcome: null };
+      this.report();
+      let outcome: SummaryOutcome;
+      try {
+        outcome = await summarizeOutcome(() => this.summarize(ticket, 'model', focus));
+      } finally {
+        this.blocking = null;
+      }
+      now = await this.finish(ticket, outcome, transcript, plan, {});
+    }
+    return ready ? { decision: `${ready.decision}; ${now.decision}`, ...(now.fold ? { fold: now.fold } : {}) } : now;
   }
 
   // ——— background ———
@@ -301,15 +340,26 @@ export class ConversationFolds {
 
   // ——— shared ———
 
-  private plan(triggerRatio: number, soft = false): { plan: FoldPlan; transcript: Transcript; estimate: number } {
+  private plan(
+    triggerRatio: number,
+    soft = false,
+    forced = false
+  ): { plan: FoldPlan; transcript: Transcript; estimate: number } {
     const s = this.state.carried;
     const transcript = this.state.transcript();
     const counted = this.state.countedTokens();
     const estimate = this.estimate();
-    const options = { ...planOptions(s.settings), triggerRatio };
+    const options = { ...planOptions(s.settings), triggerRatio, ...(forced ? { minFoldTokens: 0 } : {}) };
     const pinned = pinnedIndices(s.live);
     // Messages the caller pinned are kept verbatim by every fold, as `plan.pin` keeps what it selects.
     if (pinned.length > 0) options.pin = { ...options.pin, indices: [...(options.pin?.indices ?? []), ...pinned] };
+    if (forced) {
+      // Compact now keeps the share of the context a fold at the trigger would keep (the `auto` target, scaled down
+      // with the context; the other policies keep what they always keep).
+      const threshold = triggerThreshold(s.settings.budget, s.settings.triggerRatio);
+      const share = Math.min(1, estimate / Math.max(1, threshold));
+      options.targetRatio = Math.max(FORCED_TRIGGER_RATIO, (options.targetRatio ?? DEFAULT_TARGET_RATIO) * share);
+    }
     if (soft && options.targetRatio === undefined) {
       // Planned early, applied later: aim lower, so that after the growth while it is written it lands where a fold
       // at the trigger would have (0.5 × 0.7 / 0.9 ≈ 0.39 of the budget with the defaults).
@@ -375,14 +425,19 @@ export class ConversationFolds {
     return seqs.length > 0 ? { firstSeq: Math.min(...seqs), lastSeq: Math.max(...seqs) } : null;
   }
 
-  /** Summarizes a ticket's head: with the conversation's summarizer, or offline for the fallback (local activity). */
-  private async summarize(ticket: FoldTicket, which: 'model' | 'fallback'): Promise<SummaryOutcome> {
+  /**
+   * Summarizes a ticket's head: with the conversation's summarizer, or offline for the fallback (local activity); the
+   * conversation's instruction messages go along by reference, to lead the request, and a `compactNow` focus as it is.
+   */
+  private async summarize(ticket: FoldTicket, which: 'model' | 'fallback', focus?: string): Promise<SummaryOutcome> {
     const s = this.state.carried;
-    const head: HeadRef[] = ticket.plan.summarize.map((i) => {
+    const ref = (i: number): HeadRef => {
       const e = s.live[i]!;
       // A rewritten message (clipped on arrival, or evicted) is read from the archive and clipped again if oversized.
       return e.seq === null ? { raw: e.raw } : e.rev === 0 ? { seq: e.seq } : { seq: e.seq, clipped: true };
-    });
+    };
+    const head = ticket.plan.summarize.map(ref);
+    const system = ticket.plan.instructions.filter((i) => i < s.live.length).map(ref);
     const input = {
       conversationId: s.conversationId,
       format: s.format!,
@@ -393,6 +448,8 @@ export class ConversationFolds {
       foldedTokens: ticket.plan.summarize.reduce((sum, i) => sum + (s.live[i]?.tokens ?? 0), 0),
       hotPaths: s.hotPaths,
       heartbeatMs: this.limits.summarizeHeartbeatIntervalMs,
+      ...(system.length > 0 ? { system } : {}),
+      ...(focus ? { focus } : {}),
     };
     const run =
       which === 'model'
@@ -560,7 +617,13 @@ export class ConversationFolds {
 
 /** The `summarizeFold` activity's result as a fold-step outcome (an unusable summary cannot improve by retrying). */
 export function outcomeOf(r: SummarizeFoldResult): SummaryOutcome {
-  const common = { usage: r.usage, responseId: r.responseId, outputTypes: r.outputTypes, attempts: r.attempts };
+  const common = {
+    usage: r.usage,
+    responseId: r.responseId,
+    outputTypes: r.outputTypes,
+    attempts: r.attempts,
+    ...(r.requestDigest !== undefined ? { requestDigest: r.requestDigest } : {}),
+  };
   return r.ok
     ? { ok: true, summary: r.summary, identifiers: r.identifiers, ...common }
     : { ok: false, error: r.error, nonRetryable: true, ...common };

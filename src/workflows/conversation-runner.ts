@@ -30,6 +30,8 @@ import { withAbandonedAnswers } from './abandoned-calls';
 import { observeFold, observePrefix } from './observe';
 import { showCurrentDetails, upsertConversationAttributes } from './visibility';
 import { Mutex } from './mutex';
+import { compactNowResult, focusOf } from './compact-now';
+import type { CompactNowInput, CompactNowResult } from '../contract/compact-now';
 import {
   mergeSettings,
   SettingsError,
@@ -429,6 +431,14 @@ export class ConversationRunner {
     if (!settled() && wait > 0) await condition(settled, wait);
     const folds = this.state.carried.folds;
     return { folding: this.folds.progress(), lastFold: folds[folds.length - 1] ?? null };
+  }
+
+  /** `compactNow`: folds now under the lock (`ConversationFolds.foldNow`). @returns the fold's outcome. */
+  async compactNow(input: CompactNowInput | undefined): Promise<CompactNowResult> {
+    this.runUpdates++;
+    return this.mutex.run(async () =>
+      compactNowResult(await this.folds.foldNow(focusOf(input)), this.state.carried.version)
+    );
   }
 
   /** Counts what every request costs besides its messages: reply priming and the tool definitions. */

@@ -40,6 +40,8 @@ import { upsertConversationAttributes } from './visibility';
 import { observePrepare } from './observe';
 import { AppendRejected } from './conversation-state';
 import { show } from '../contract/validate-plan';
+import { compactNowUpdate, type CompactNowInput } from '../contract/compact-now';
+import { validateCompactNow } from './compact-now';
 
 /**
  * Runs one conversation until `close`, continuing-as-new when Temporal suggests it, after a fold once history has
@@ -161,6 +163,16 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
       validator: guardedValidator('waitForFold', (i?: WaitForFoldInput) => {
         refuseAfterBadStart();
         runner.validateWaitForFold(i);
+      }),
+    }
+  );
+  setHandler(
+    compactNowUpdate,
+    guarded('compactNow', (i?: CompactNowInput) => shown(runner.compactNow(i))),
+    {
+      validator: guardedValidator('compactNow', (i?: CompactNowInput) => {
+        refuseAfterBadStart();
+        validateCompactNow(state, i);
       }),
     }
   );

@@ -27,6 +27,8 @@ interface OutcomeUsage {
   responseId: string | null;
   outputTypes: string[];
   attempts: number;
+  /** The summarizer request's digest (the archive keeps the summary under it); absent without an answer. */
+  requestDigest?: string;
 }
 
 /** The summarizer's answer to one fold, or why there is none. Plain JSON. */
@@ -218,6 +220,7 @@ export async function completeFold(input: CompleteFoldInput): Promise<FoldComple
     finishedAt: input.now(),
     ...(input.fallback !== undefined ? { fallback: input.fallback } : {}),
     ...(input.replaces !== undefined ? { replaces: input.replaces } : {}),
+    ...(outcome.requestDigest !== undefined ? { requestDigest: outcome.requestDigest } : {}),
   };
   if (outcome.ok && applied) {
     const firstKept = layout.tail[0];

@@ -21,6 +21,7 @@ export function purgeConformance(archive: () => ConversationArchive, purgeFold: 
     await a.append(gone, 0, ['m0', { role: 'user', content: 'm1' }]);
     await a.append(gone, 1, [{ role: 'user', content: 'm1 changed' }]);
     await a.recordFold(gone, purgeFold(1));
+    await a.recordSummary(gone, { digest: 'a'.repeat(64), kind: 'text', text: 'the summary of m0 and m1' });
     await a.append(kept, 0, ['other']);
     const find = (key: string, term: string): Promise<number[]> =>
       a.search(key, { terms: [term], firstSeq: 0, lastSeq: 100, limit: 10 });
@@ -31,6 +32,7 @@ export function purgeConformance(archive: () => ConversationArchive, purgeFold: 
     assert.deepEqual(await a.folds(gone), []);
     assert.deepEqual(await a.superseded(gone), []);
     assert.deepEqual(await find(gone, 'changed'), [], 'nor its search rows');
+    assert.deepEqual(await a.summaries(gone), [], 'nor its summaries');
     assert.deepEqual(await find(kept, 'other'), [0]);
     assert.deepEqual(
       (await a.readAll(kept)).map((m) => m.message),

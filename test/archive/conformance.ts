@@ -335,6 +335,52 @@ export function describeArchiveConformance(
       assert.deepEqual(await archive.summary(key), { messages: 2, lastSeq: 1, folds: 2, superseded: 1 });
     });
 
+    it('stores fold summaries by request digest, keeps the latest text of a digest, and refuses bad ones', async () => {
+      const key = freshKey('summaries');
+      const other = freshKey('summaries-other');
+      const a = {
+        digest: 'a1'.repeat(32),
+        kind: 'text' as const,
+        text: 'Task: ship 1.0\nRules: never push on Fridays',
+      };
+      const b = { digest: 'b2'.repeat(32), kind: 'items' as const, text: JSON.stringify([{ type: 'compaction' }]) };
+      await archive.recordSummary(key, a);
+      await archive.recordSummary(key, b);
+      await archive.recordSummary(other, { ...a, text: 'another conversation' });
+      // A retried summarize activity writes the same digest again: its latest text is kept, in its first place.
+      await archive.recordSummary(key, { ...a, text: 'Task: ship 1.0 (rewritten)' });
+      const stored = await archive.summaries(key);
+      assert.deepEqual(
+        stored.map(({ storedAt: _at, ...s }) => s),
+        [{ ...a, text: 'Task: ship 1.0 (rewritten)' }, b]
+      );
+      assert.ok(stored.every((s) => !Number.isNaN(Date.parse(s.storedAt))));
+      assert.deepEqual(
+        (await archive.summaries(other)).map((s) => s.text),
+        ['another conversation']
+      );
+      assert.deepEqual(await archive.summaries(freshKey('none')), []);
+      const largest = 'z'.repeat(MAX_ENTRY_BYTES);
+      await archive.recordSummary(key, { digest: 'c3'.repeat(32), kind: 'text', text: largest });
+      assert.equal((await archive.summaries(key))[2]!.text.length, MAX_ENTRY_BYTES);
+      const refused: [unknown, RegExp][] = [
+        [{ ...a, digest: 'A1'.repeat(32) }, /'digest' must be 64 lowercase hex/],
+        [{ ...a, digest: 'a1' }, /'digest' must be 64 lowercase hex/],
+        [{ ...a, kind: 'json' }, /'kind' must be 'text' or 'items'/],
+        [{ ...a, text: 42 }, /'text' must be a string/],
+        [{ ...a, extra: 1 }, /unknown key 'extra'/],
+        [{ ...a, text: `${largest}z` }, /at most \d+ are stored/],
+        [null, /must be an object/],
+      ];
+      for (const [bad, why] of refused) {
+        await assert.rejects(
+          archive.recordSummary(key, bad as never),
+          (err: Error) => err instanceof ArchiveInputError && why.test(err.message)
+        );
+      }
+      assert.equal((await archive.summaries(key)).length, 3, 'a refused summary stores nothing');
+    });
+
     it('keeps the fold record of the latest task current when an earlier task writes late (a host cut off)', async () => {
       // The chaos suite's finding: a worker cut off from the archive wrote its fold record after the worker that
       // took the conversation over had written its own (same fold, a later task time).

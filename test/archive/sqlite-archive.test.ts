@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ArchiveConfigError } from '../../src/archive/archive';
-import { migrations } from '../../src/archive/migrations';
+import { migrations, schemaVersionTable } from '../../src/archive/migrations';
 import { SqliteArchive } from '../../src/archive/sqlite-archive';
 import { searchWords } from '../../src/core/recall/search-words';
 import { describeArchiveConformance } from './conformance';
@@ -73,6 +73,35 @@ describe('SqliteArchive', () => {
       );
     } finally {
       db.close();
+    }
+  });
+
+  it('upgrades a database written before fold summaries, keeping what it holds', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'dc-sqlite-')), 'archive.sqlite');
+    const old = new Database(path);
+    old.exec(schemaVersionTable);
+    old.exec(migrations[0]!.sqlite);
+    old.prepare("INSERT INTO archive_schema_version VALUES (1, 'first', 'then')").run();
+    old.close();
+    const before = SqliteArchive.open({ path, readOnly: true });
+    await assert.rejects(before.summaries('w'), /no such table: fold_summaries/);
+    await before.close();
+    const first = SqliteArchive.open({ path });
+    await first.append('w', 0, ['kept']);
+    await first.close();
+    const archive = SqliteArchive.open({ path });
+    try {
+      await archive.recordSummary('w', { digest: 'e5'.repeat(32), kind: 'text', text: 'summary' });
+      assert.deepEqual(
+        (await archive.readAll('w')).map((m) => m.message),
+        ['kept']
+      );
+      assert.deepEqual(
+        (await archive.summaries('w')).map((s) => s.text),
+        ['summary']
+      );
+    } finally {
+      await archive.close();
     }
   });
 

@@ -15,6 +15,7 @@ const COMMANDS = [
   'plan',
   'count',
   'inspect',
+  'compact',
   'fold',
   'export',
   'delete',
@@ -63,6 +64,7 @@ describe('the CLI, each command run as a process', function () {
       ['plan', ['plan', '--budget', '10', 'x.json']],
       ['count', ['count', '--model', 'gpt-4o', '/no/such/file.json']],
       ['inspect', ['inspect']],
+      ['compact', ['compact', '--conversation', 'c1', '--focus', 'x'.repeat(2001)]],
       ['fold', ['fold', '--model', 'gpt-4o', '--budget', '4000', '--summarizer', 'magic', 'x.json']],
       ['export', ['export', '--bogus', '1']],
       ['delete', ['delete', '--conversation', 'not ascii é']],
@@ -221,6 +223,57 @@ describe('the CLI, each command run as a process', function () {
         recorded.map((f) => [f.number, f.tokensBefore, f.tokensAfter])
       );
       assert.match(demo.stderr, /fold #1: [\d ]+ → [\d ]+ tokens, \d+ messages folded/);
+    });
+  });
+
+  it('compact folds a running conversation now; inspect --summaries shows each summary and its diff', async () => {
+    const { messages } = corpusConversation('tau2-bench-gpt41-retail-task38');
+    await withConversationWorker(async ({ env, open, dataDir, taskQueue, archive }) => {
+      const cliEnv = { TEMPORAL_ADDRESS: env.address, TEMPORAL_TASK_QUEUE: taskQueue, DATA_DIR: dataDir };
+      const id = uniqueConversationId('cli-compact');
+      const conv = open(id, { budget: 5000 });
+      await driveConversation(conv, messages);
+      const before = (await conv.folds()).length;
+      assert.ok(before >= 1);
+
+      const compacted = await runCli(['compact', '--conversation', id, '--focus', 'exchange'], cliEnv);
+      assert.equal(compacted.code, 0, compacted.stderr);
+      const c = JSON.parse(compacted.stdout) as { conversation: string; folded: boolean; fold: { number: number } };
+      assert.equal(c.conversation, id);
+      assert.equal(c.folded, true, compacted.stdout);
+      assert.equal(c.fold.number, before + 1);
+      const missing = await runCli(['compact', '--conversation', 'no-such-conversation'], cliEnv);
+      assert.equal(missing.code, 2, missing.stderr);
+      assert.match(missing.stderr, /^durable-compaction compact: no running conversation 'no-such-conversation'$/m);
+
+      const inspected = await runCli(['inspect', '--conversation', id, '--summaries'], cliEnv);
+      assert.equal(inspected.code, 0, inspected.stderr);
+      const out = JSON.parse(inspected.stdout) as {
+        summaries: {
+          number: number;
+          requestDigest: string;
+          summary: string;
+          diff: { added: number; removed: number; lines: string[] } | null;
+        }[];
+      };
+      const applied = (await conv.folds()).filter((f) => f.ok && f.output !== null);
+      assert.deepEqual(
+        out.summaries.map((s) => [s.number, s.requestDigest]),
+        applied.map((f) => [f.number, f.requestDigest])
+      );
+      const stored = new Map((await archive.summaries(conv.workflowId)).map((s) => [s.digest, s.text]));
+      out.summaries.forEach((s, k) => {
+        assert.equal(s.summary, stored.get(s.requestDigest), `fold ${s.number}: the archived summary`);
+        if (k === 0) return assert.equal(s.diff, null);
+        const previous = new Set(out.summaries[k - 1]!.summary.split('\n'));
+        const current = new Set(s.summary.split('\n'));
+        assert.ok(s.diff && s.diff.added + s.diff.removed > 0, `fold ${s.number} changed the summary`);
+        for (const line of s.diff.lines) {
+          if (line.startsWith('+ ')) assert.ok(current.has(line.slice(2)), line);
+          else if (line.startsWith('- ')) assert.ok(previous.has(line.slice(2)), line);
+          else assert.match(line, /^@@ -\d+,\d+ \+\d+,\d+ @@$/);
+        }
+      });
     });
   });
 

@@ -83,6 +83,11 @@ export interface FoldRecord {
   fallback?: boolean;
   /** The number of the fallback fold whose summary this one's model summary replaced; `null` when none. */
   replaces?: number | null;
+  /**
+   * `summaryRequestDigest` of the summarizer request (model, instructions, system prompt, messages); the archive keeps
+   * the summary text under it (`inspect --summaries`). Absent when no summarizer answered, and in older records.
+   */
+  requestDigest?: string;
 }
 
 /** Thrown by {@link parseFoldRecord} for data that is not a fold record; the message names the first bad field. */
@@ -137,6 +142,11 @@ export function parseFoldRecord(value: unknown): FoldRecord {
   );
   need('fallback', (v) => v === undefined || typeof v === 'boolean', 'a boolean when present');
   need('replaces', (v) => v === undefined || v === null || isCount(v), 'a fold number or null when present');
+  need(
+    'requestDigest',
+    (v) => v === undefined || (typeof v === 'string' && /^[0-9a-f]{64}$/.test(v)),
+    '64 lowercase hex characters when present'
+  );
   need('startedAt', Number.isFinite, 'a number');
   need('finishedAt', Number.isFinite, 'a number');
   if (value.ok !== (value.error === null))

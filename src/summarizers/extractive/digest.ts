@@ -13,6 +13,7 @@ import { buildFoldLedger, fitLedger } from '../../core/fold/state-ledger';
 import { actionLine, collectActions } from './actions';
 import type { Count } from './fit';
 import { clipToTokens, takeWithin } from './fit';
+import { FOCUS_SHARE, focusSection, mentionsFocus } from './focus';
 import { assistantNotes } from './narrative';
 
 /** Options of {@link buildDigest}. */
@@ -27,6 +28,11 @@ export interface DigestOptions {
   actionArgClip?: number;
   /** Archive sequence number of each item, by position. */
   seqs?: readonly (number | null)[];
+  /**
+   * A `compactNow` focus: the statements mentioning one of its words (3+ letters) get a section after the task (at
+   * most `FOCUS_SHARE` of `maxTokens`), and narrative lines mentioning them are kept before the others.
+   */
+  focus?: string;
   count: Count;
 }
 
@@ -44,12 +50,30 @@ function section(title: string, lines: readonly string[]): string {
   return lines.length > 0 ? `${title}\n${lines.join('\n')}` : '';
 }
 
-/** Newest-first selection within `room` tokens, printed in order, with a count of what was left out. */
-function newest(lines: readonly string[], room: number, count: Count): string[] {
+/**
+ * Newest-first selection within `room` tokens (lines `preferred` says yes to first, newest first among them),
+ * printed in order, with a count of what was left out.
+ */
+function newest(
+  lines: readonly string[],
+  room: number,
+  count: Count,
+  preferred: (line: string) => boolean = () => false
+): string[] {
   if (lines.length === 0 || room <= 0) return [];
   const omittedLine = (n: number): string => `- (${n} earlier line(s) not listed; see the archive)`;
   const reserve = count(omittedLine(lines.length)) + 1;
-  const kept = takeWithin([...lines].reverse(), room - reserve, count).taken.reverse();
+  const order = lines.map((_, i) => lines.length - 1 - i);
+  const ranked = [...order.filter((i) => preferred(lines[i]!)), ...order.filter((i) => !preferred(lines[i]!))];
+  const taken = takeWithin(
+    ranked.map((i) => lines[i]!),
+    room - reserve,
+    count
+  ).taken.length;
+  const kept = ranked
+    .slice(0, taken)
+    .sort((a, b) => a - b)
+    .map((i) => lines[i]!);
   const omitted = lines.length - kept.length;
   if (kept.length === 0) return [];
   return omitted > 0 ? [omittedLine(omitted), ...kept] : kept;
@@ -72,14 +96,17 @@ export function buildDigest(items: readonly Item[], options: DigestOptions): str
   const { ledger, carried } = buildFoldLedger(folded, seqs);
 
   const join = (parts: readonly string[]): string => parts.filter((p) => p).join('\n\n');
+  const focused = options.focus
+    ? focusSection(folded, seqs, options.focus, Math.floor(FOCUS_SHARE * maxTokens), count)
+    : '';
   const fitted = fitLedger(ledger, {
-    maxTokens: maxTokens - count(header) - 2,
+    maxTokens: maxTokens - count(header) - 2 - (focused ? count(focused) + 2 : 0),
     // What tool results showed and the assistant found takes at most half the summary's usual size.
     softTokens: Math.floor(Math.min(options.narrativeTokens ?? maxTokens, maxTokens) / 2),
     ...(options.taskTokens !== undefined ? { taskTokens: options.taskTokens } : {}),
     count,
   });
-  const core = join([header, fitted.task, fitted.body]);
+  const core = join([header, fitted.task, focused, fitted.body]);
   if (count(core) > maxTokens) return clipToTokens(core, maxTokens, count);
   // The narrative is the first thing to go: none at all once the task or an entry had to be shortened.
   if (fitted.pointers > 0 || fitted.dropped > 0 || !fitted.taskWhole) return core;
@@ -87,14 +114,15 @@ export function buildDigest(items: readonly Item[], options: DigestOptions): str
   // The narrative fills the summary up to the narrative cap (the summary's usual size), newest first: notes half,
   // actions the rest, carried lines last. A ledger larger than that cap leaves it no room.
   let room = Math.min(options.narrativeTokens ?? maxTokens, maxTokens) - count(core) - 2;
-  const noteLines = newest(assistantNotes(folded, 400), Math.floor(room / 2) - count(TITLES.notes) - 2, count);
+  const focus = mentionsFocus(options.focus);
+  const pick = (lines: readonly string[], within: number): string[] => newest(lines, within, count, focus);
+  const noteLines = pick(assistantNotes(folded, 400), Math.floor(room / 2) - count(TITLES.notes) - 2);
   room -= noteLines.length > 0 ? count(section(TITLES.notes, noteLines)) + 2 : 0;
-  const actionLines = newest(collectActions(folded, argClip).map(actionLine), room - count(TITLES.actions) - 2, count);
+  const actionLines = pick(collectActions(folded, argClip).map(actionLine), room - count(TITLES.actions) - 2);
   room -= actionLines.length > 0 ? count(section(TITLES.actions, actionLines)) + 2 : 0;
-  const carriedLines = newest(
+  const carriedLines = pick(
     carried.filter((l) => l.trim() && !STRUCTURE.test(l.trim())),
-    room - count(TITLES.carried) - 2,
-    count
+    room - count(TITLES.carried) - 2
   );
   let parts = [
     core,
