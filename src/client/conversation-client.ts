@@ -61,7 +61,7 @@ import {
   ConversationUpdateError,
   type Stored,
 } from './errors';
-import { isTransient, retryTransient, TryAgain } from './retry';
+import { isTransientServerAnswer, retryTransient, TryAgain } from './retry';
 import { PROTOCOL_VERSION } from '../contract/protocol-version';
 import { OriginalsReader, type ArchiveReader } from './originals';
 import { refuseOversizedUpdate } from './update-size';
@@ -505,7 +505,7 @@ export class ConversationClient {
         throw new ConversationClosedError(`conversation '${id}' is closed (its workflow completed)`, err);
       }
       // Anything else but a transient answer was refused before it ran.
-      if (!isTransient(err)) throw err;
+      if (!isTransientServerAnswer(err)) throw err;
       this.inDoubt = append;
       throw this.unavailable(err, '', await this.storedAfterAll(append.seq, deadline + ASK_AFTER_DEADLINE_MS));
     }
