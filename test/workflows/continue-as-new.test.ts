@@ -5,6 +5,15 @@ import { uniqueConversationId, withConversationWorker } from '../support/convers
 import { conversationWorkflowId } from '../../src/contract/definitions';
 import { defaultLimits, defaultSettings } from '../../src/contract/settings';
 import { ConversationState } from '../../src/workflows/conversation-state';
+import type { ConversationClient } from '../../src/client/conversation-client';
+
+/** Steps `from` to `to` (exclusive) of a plain agent loop: two updates each, a prepare and a record. */
+async function steps(conv: ConversationClient, from: number, to: number): Promise<void> {
+  for (let k = from; k < to; k++) {
+    await conv.prepare([{ role: 'user', content: `step ${k}` }]);
+    await conv.record({ role: 'assistant', content: `done ${k}` });
+  }
+}
 
 describe('continue-as-new', function () {
   this.timeout(600_000);
@@ -43,13 +52,9 @@ describe('continue-as-new', function () {
   it('continues as new after 60 updates by default (what a worker taking over replays is bounded)', async () => {
     await withConversationWorker(async ({ open }) => {
       const conv = open(uniqueConversationId('can-default'));
-      const step = async (k: number): Promise<void> => {
-        await conv.prepare([{ role: 'user', content: `step ${k}` }]);
-        await conv.record({ role: 'assistant', content: `done ${k}` });
-      };
-      for (let k = 0; k < 29; k++) await step(k);
+      await steps(conv, 0, 29);
       assert.equal((await conv.state()).continuedAsNew, 0, '58 updates: still the first run');
-      for (let k = 29; k < 31; k++) await step(k);
+      await steps(conv, 29, 31);
       assert.equal((await conv.state()).continuedAsNew, 1, '62 updates: the second run');
       assert.equal((await conv.state()).messages, 62);
     });
@@ -66,13 +71,9 @@ describe('continue-as-new', function () {
         args: [{ conversationId: id, carried }],
       });
       const conv = open(id);
-      const step = async (k: number): Promise<void> => {
-        await conv.prepare([{ role: 'user', content: `step ${k}` }]);
-        await conv.record({ role: 'assistant', content: `done ${k}` });
-      };
-      for (let k = 0; k < 6; k++) await step(k);
+      await steps(conv, 0, 6);
       assert.equal((await conv.state()).continuedAsNew, 1, '12 updates: past the carried 10, under the default 60');
-      for (let k = 6; k < 12; k++) await step(k);
+      await steps(conv, 6, 12);
       assert.equal((await conv.state()).continuedAsNew, 2, 'the next run carried the same limits on');
       assert.equal((await conv.state()).messages, 24);
     });
