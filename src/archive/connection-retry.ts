@@ -26,9 +26,10 @@ const NETWORK_CODES = new Set([
 
 /**
  * True for failures another attempt may cure: the network, the server restarting or out of connections, a
- * serialization failure or deadlock. Not for wrong credentials, a missing database or a bad statement.
+ * serialization failure or deadlock. Not for wrong credentials, a missing database or a bad statement. (The client
+ * judges Temporal's answers apart: `isTransientServerAnswer`.)
  */
-export function isTransient(err: unknown): boolean {
+export function isTransientDatabaseError(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown } | null;
   const code = typeof e?.code === 'string' ? e.code : '';
   if (NETWORK_CODES.has(code)) return true;
@@ -56,7 +57,7 @@ export async function withConnectionRetry<T>(
     try {
       return await fn();
     } catch (err) {
-      if (!isTransient(err)) throw err;
+      if (!isTransientDatabaseError(err)) throw err;
       if (attempt >= attempts) {
         const why = err instanceof Error ? err.message : String(err);
         throw new ArchiveUnavailableError(`${what}: the database is unreachable after ${attempts} attempts (${why})`);

@@ -15,7 +15,7 @@ import {
   type SupersededRevision,
   type WriteOutcome,
 } from './archive';
-import { isTransient, withConnectionRetry, type RetryOptions } from './connection-retry';
+import { isTransientDatabaseError, withConnectionRetry, type RetryOptions } from './connection-retry';
 import {
   checkFoldRecord,
   checkIdleKeys,
@@ -368,7 +368,7 @@ export class PostgresArchive implements ConversationArchive {
         } finally {
           client.off('error', ignore);
           // A connection that failed mid-transaction is discarded, not handed to the next call.
-          client.release(failure !== undefined && isTransient(failure) ? (failure as Error) : undefined);
+          client.release(failure !== undefined && isTransientDatabaseError(failure) ? (failure as Error) : undefined);
         }
       },
       this.retry

@@ -54,7 +54,7 @@ import {
   type RunLimits,
   type SettingsPatch,
 } from '../contract/settings';
-import { conversationIdProblem, formatProblem } from '../contract/conversation-id';
+import { conversationIdProblem, formatProblem, writerIdProblem } from '../contract/conversation-id';
 import {
   ConversationClosedError,
   ConversationRunEnded,
@@ -62,7 +62,7 @@ import {
   ConversationUpdateError,
   type Stored,
 } from './errors';
-import { isTransient, retryTransient, TryAgain } from './retry';
+import { isTransientServerAnswer, retryTransient, TryAgain } from './retry';
 import { PROTOCOL_VERSION } from '../contract/protocol-version';
 import { OriginalsReader, type ArchiveReader } from './originals';
 import { ArchiveError } from '../archive/archive';
@@ -129,6 +129,11 @@ export class InvalidConversationId extends Error {
   override readonly name = 'InvalidConversationId';
 }
 
+/** Thrown by the constructor for an invalid `writerId`. */
+export class InvalidWriterId extends Error {
+  override readonly name = 'InvalidWriterId';
+}
+
 /**
  * What `prepare` returns: the messages to send and how the context got there. `M` is the message type the caller
  * passed in (say, the openai SDK's `ChatCompletionMessageParam`), so the messages go straight to its SDK.
@@ -175,7 +180,8 @@ export class ConversationClient {
   private sentTools: string | undefined;
 
   /**
-   * @throws InvalidConversationId for an empty, too long (over 200) or non-ASCII id, or a bad `writerId`.
+   * @throws InvalidConversationId for an empty, too long (over 200) or non-ASCII id; InvalidWriterId for a bad
+   *   `writerId`.
    * @throws SettingsError when `options.settings` or `options.limits` are invalid (checked here, before anything is
    *   sent, with the same rules the workflow applies).
    */
@@ -183,9 +189,8 @@ export class ConversationClient {
     const problem = conversationIdProblem(options.conversationId);
     if (problem) throw new InvalidConversationId(problem);
     this.writerId = options.writerId ?? randomUUID();
-    if (!/^[A-Za-z0-9._:@-]{1,128}$/.test(this.writerId)) {
-      throw new InvalidConversationId(`writerId must be 1-128 characters of letters, digits and . _ : @ -`);
-    }
+    const badWriter = writerIdProblem(this.writerId, 'writerId');
+    if (badWriter) throw new InvalidWriterId(badWriter);
     mergeSettings(defaultSettings, options.settings);
     mergeLimits(defaultLimits, options.limits);
     const badFormat = options.format === undefined ? undefined : formatProblem(options.format);
@@ -601,7 +606,7 @@ export class ConversationClient {
         throw new ConversationClosedError(`conversation '${id}' is closed (its workflow completed)`, err);
       }
       // Anything else but a transient answer was refused before it ran.
-      if (!isTransient(err)) throw err;
+      if (!isTransientServerAnswer(err)) throw err;
       this.inDoubt = append;
       throw this.unavailable(err, '', await this.storedAfterAll(append.seq, deadline + ASK_AFTER_DEADLINE_MS));
     }

@@ -8,7 +8,7 @@ import { PROTOCOL_VERSION } from '../contract/protocol-version';
 import type { conversationWorkflow } from '../workflows/conversation';
 import { deleteExecutions, ExecutionsRemainError } from './delete-executions';
 import { ConversationUnavailableError } from './errors';
-import { isTransient, retryTransient } from './retry';
+import { isTransientServerAnswer, retryTransient } from './retry';
 
 /** What `ConversationClient.delete` erased: the archive's counts and the workflow runs deleted. */
 export interface DeletedConversation extends DeleteResult {
@@ -59,7 +59,7 @@ export async function deleteConversation(input: DeleteConversationInput): Promis
     });
     return { ...erased, runs };
   } catch (err) {
-    if (!isTransient(err) && !(err instanceof ExecutionsRemainError)) throw err;
+    if (!isTransientServerAnswer(err) && !(err instanceof ExecutionsRemainError)) throw err;
     const why = err instanceof Error ? err.message : String(err);
     throw new ConversationUnavailableError(
       `deleting conversation '${conversationId}' did not finish in time (call delete again): ${why}`,

@@ -2,7 +2,7 @@
  * The package's main entry (`import … from 'durable-compaction'`): the client an agent backend uses, its errors, and
  * the protocol's types. Nothing else of the implementation is reachable through the package (its `exports` map).
  */
-export { ConversationClient, InvalidConversationId } from './conversation-client';
+export { ConversationClient, InvalidConversationId, InvalidWriterId } from './conversation-client';
 export type { ConversationClientOptions, Prepared } from './conversation-client';
 export type { DeletedConversation } from './delete-conversation';
 export { ConversationUnavailableError, ConversationUpdateError, type Stored } from './errors';

@@ -48,8 +48,11 @@ export class TryAgain extends Error {
   override readonly name = 'TryAgain';
 }
 
-/** @returns true for a server answer worth retrying with the same writer sequence. */
-export function isTransient(err: unknown): boolean {
+/**
+ * @returns true for a Temporal server answer worth retrying with the same writer sequence (the archive judges its
+ *   database's errors apart: `isTransientDatabaseError`, other errors of another system).
+ */
+export function isTransientServerAnswer(err: unknown): boolean {
   if (err instanceof TryAgain) return true;
   // An update that ran and failed is final, except OutOfOrder (an earlier append of this writer is still on its way).
   if (err instanceof WorkflowUpdateFailedError) {
@@ -102,7 +105,7 @@ export async function retryTransient<T>(fn: () => Promise<T>, options: RetryOpti
       return await (options.bounded ? options.bounded(deadline, fn) : fn());
     } catch (err) {
       const left = options.deadlineMs - (Date.now() - start);
-      if (!isTransient(err) || left <= 0) throw err;
+      if (!isTransientServerAnswer(err) || left <= 0) throw err;
       // Full jitter keeps many clients of one restarted worker from retrying in step.
       await new Promise((resolve) => setTimeout(resolve, Math.min(left, delay * (0.5 + Math.random() / 2))));
       delay = Math.min(options.maxDelayMs ?? 2000, delay * 2);

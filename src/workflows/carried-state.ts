@@ -26,7 +26,7 @@ export interface CarriedState {
   nextSeq: number;
   version: number;
   lastClientSeq: number;
-  /** `appendHash` of the append numbered `lastClientSeq` (absent before it was kept, or with no shared number yet). */
+  /** `appendHash` of the append numbered `lastClientSeq` (absent until an append carries a shared number). */
   lastClientHash?: string;
   /** Per-writer last applied sequence numbers (appends with a `writer`). */
   writers: WriterTable;

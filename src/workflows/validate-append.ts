@@ -12,6 +12,7 @@ import { pinProblem } from '../contract/pin-rules';
 import { show } from '../contract/validate-plan';
 import { toolsProblem } from '../contract/tool-schemas';
 import { checkProtocol } from '../contract/protocol-version';
+import { writerIdProblem } from '../contract/conversation-id';
 
 /** Largest append input in bytes of JSON: it is stored in one history event, and the server refuses events over 2 MiB. */
 export const MAX_APPEND_BYTES = 1_572_864;
@@ -19,8 +20,6 @@ export const MAX_APPEND_BYTES = 1_572_864;
 export const MAX_APPEND_MESSAGES = 10_000;
 /** Deepest JSON nesting accepted in a message (real messages nest a handful of levels). */
 export const MAX_MESSAGE_DEPTH = 64;
-/** Writer ids: 1–128 characters from this set (they become part of update ids). */
-export const WRITER_ID_PATTERN = /^[A-Za-z0-9._:@-]{1,128}$/;
 
 /**
  * Checks that no message nests deeper than `MAX_MESSAGE_DEPTH` (the CLI applies the same rule to its files).
@@ -65,9 +64,8 @@ export function appendShapeProblem(input: unknown): string | undefined {
     return `clientSeq must be a non-negative integer, got ${show(i.clientSeq)}`;
   }
   if (i.writer !== undefined) {
-    if (typeof i.writer !== 'string' || !WRITER_ID_PATTERN.test(i.writer)) {
-      return `writer must be 1-128 characters of letters, digits and . _ : @ -, got ${show(i.writer)}`;
-    }
+    const badWriter = writerIdProblem(i.writer, 'writer');
+    if (badWriter) return badWriter;
     if (i.clientSeq === undefined) return 'writer needs a clientSeq (the writer’s sequence number, from 0)';
   }
   const reported = reportedProblem(i.reported);

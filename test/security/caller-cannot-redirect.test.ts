@@ -171,19 +171,24 @@ describe('no caller setting reaches a URL or file the worker did not configure (
         }
       }
 
-      // Start arguments sent raw: settings and limits with hostile values.
+      // Start arguments sent raw: settings, limits and a forged continue-as-new state with hostile values.
+      const attack = { mode: 'chat', baseURL: listener.url, apiKeyEnv: 'SECRET_ENV', apiKeyFile: secretFile };
+      const forge = (id: string, summarizer: object) =>
+        ConversationState.create(id, { ...defaultSettings, budget: 2500, summarizer: summarizer as never }).carried;
       for (const args of [
         { settings: { summarizer: { mode: 'chat', baseURL: listener.url, apiKeyFile: secretFile } } },
         { settings: { summarizer: { profile: `file://${secretFile}` } } },
         { settings: { summarizer: { apiKeyEnv: 'SECRET_ENV' } } },
         { limits: { maxUpdatesPerRun: listener.url } },
         { settings: { baseURL: listener.url } },
+        // A forged continue-as-new state carrying endpoint fields.
+        (id: string) => ({ carried: forge(id, { ...defaultSettings.summarizer, ...attack }) }),
       ]) {
         const id = uniqueConversationId('redirect-start');
         const run = await env.client.workflow.start('conversationWorkflow', {
           taskQueue,
           workflowId: conversationWorkflowId(id),
-          args: [{ conversationId: id, ...args }],
+          args: [{ conversationId: id, ...(typeof args === 'function' ? args(id) : args) }],
         });
         ids.push(run.workflowId);
         const failed = await run.result().then(
@@ -196,25 +201,6 @@ describe('no caller setting reaches a URL or file the worker did not configure (
         received.push(cause.message);
       }
 
-      // A forged continue-as-new state carrying endpoint fields: the run is refused before anything runs.
-      const attack = { mode: 'chat', baseURL: listener.url, apiKeyEnv: 'SECRET_ENV', apiKeyFile: secretFile };
-      const forge = (id: string, summarizer: object) =>
-        ConversationState.create(id, { ...defaultSettings, budget: 2500, summarizer: summarizer as never }).carried;
-      const refusedId = uniqueConversationId('redirect-carried-endpoints');
-      const refusedRun = await env.client.workflow.start('conversationWorkflow', {
-        taskQueue,
-        workflowId: conversationWorkflowId(refusedId),
-        args: [{ conversationId: refusedId, carried: forge(refusedId, { ...defaultSettings.summarizer, ...attack }) }],
-      });
-      ids.push(refusedRun.workflowId);
-      const refusedStart = await refusedRun.result().then(
-        () => undefined,
-        (e: unknown) => e
-      );
-      assert.ok(refusedStart instanceof WorkflowFailedError, 'the forged state was refused');
-      const refusedCause = refusedStart.cause as { type?: string; message: string };
-      refusals.push({ what: 'forged carried', type: refusedCause.type, message: refusedCause.message });
-      received.push(refusedCause.message);
       // A forged state with hostile instructions only: folds use the worker's profile, the instructions are text.
       const forgedId = uniqueConversationId('redirect-carried');
       const carried = forge(forgedId, { ...defaultSettings.summarizer, instructions: hostile.join(' ') });

@@ -16,7 +16,7 @@ import {
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { main } from '../../src/cli/main';
-import { ConversationClient, InvalidConversationId } from '../../src/client/conversation-client';
+import { ConversationClient, InvalidConversationId, InvalidWriterId } from '../../src/client/conversation-client';
 import { ConversationUpdateError } from '../../src/client/errors';
 import { ConfigError, loadConfig } from '../../src/config/load-config';
 import { conversationWorkflowId } from '../../src/contract/definitions';
@@ -555,8 +555,8 @@ describe('bad-input catalogue', function () {
       [
         'a bad writer id',
         () => new ConversationClient({ client, conversationId: 'ok', taskQueue: 'q', writerId: 'a/b' }),
-        InvalidConversationId,
-        /writerId/,
+        InvalidWriterId,
+        /writerId must be 1-128 characters of letters, digits and \. _ : @ -, got "a\/b"/,
       ],
       [
         'a bad setting',

@@ -3,6 +3,17 @@ import { corpusConversation } from '../support/corpus';
 import { driveConversation } from '../support/drive';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';
 import { conversationWorkflowId } from '../../src/contract/definitions';
+import { defaultLimits, defaultSettings } from '../../src/contract/settings';
+import { ConversationState } from '../../src/workflows/conversation-state';
+import type { ConversationClient } from '../../src/client/conversation-client';
+
+/** Steps `from` to `to` (exclusive) of a plain agent loop: two updates each, a prepare and a record. */
+async function steps(conv: ConversationClient, from: number, to: number): Promise<void> {
+  for (let k = from; k < to; k++) {
+    await conv.prepare([{ role: 'user', content: `step ${k}` }]);
+    await conv.record({ role: 'assistant', content: `done ${k}` });
+  }
+}
 
 describe('continue-as-new', function () {
   this.timeout(600_000);
@@ -41,15 +52,30 @@ describe('continue-as-new', function () {
   it('continues as new after 60 updates by default (what a worker taking over replays is bounded)', async () => {
     await withConversationWorker(async ({ open }) => {
       const conv = open(uniqueConversationId('can-default'));
-      const step = async (k: number): Promise<void> => {
-        await conv.prepare([{ role: 'user', content: `step ${k}` }]);
-        await conv.record({ role: 'assistant', content: `done ${k}` });
-      };
-      for (let k = 0; k < 29; k++) await step(k);
+      await steps(conv, 0, 29);
       assert.equal((await conv.state()).continuedAsNew, 0, '58 updates: still the first run');
-      for (let k = 29; k < 31; k++) await step(k);
+      await steps(conv, 29, 31);
       assert.equal((await conv.state()).continuedAsNew, 1, '62 updates: the second run');
       assert.equal((await conv.state()).messages, 62);
+    });
+  });
+
+  it('a continued run keeps the limits its conversation resolved at start, not the current defaults', async () => {
+    await withConversationWorker(async ({ env, taskQueue, open }) => {
+      // A state handed over by a run whose limits were resolved with another default (10 updates a run).
+      const id = uniqueConversationId('can-carried-limits');
+      const carried = ConversationState.create(id, defaultSettings, { ...defaultLimits, maxUpdatesPerRun: 10 }).carried;
+      await env.client.workflow.start('conversationWorkflow', {
+        taskQueue,
+        workflowId: conversationWorkflowId(id),
+        args: [{ conversationId: id, carried }],
+      });
+      const conv = open(id);
+      await steps(conv, 0, 6);
+      assert.equal((await conv.state()).continuedAsNew, 1, '12 updates: past the carried 10, under the default 60');
+      await steps(conv, 6, 12);
+      assert.equal((await conv.state()).continuedAsNew, 2, 'the next run carried the same limits on');
+      assert.equal((await conv.state()).messages, 24);
     });
   });
 
