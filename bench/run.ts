@@ -9,9 +9,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, release, totalmem, type } from 'node:os';
 import { join, resolve } from 'node:path';
 import { writeReport, type RunInfo } from './report/write-report';
+import { resultsDir } from './results-dir';
 
 const ROOT = resolve(__dirname, '..');
-const RESULTS = join(__dirname, 'results');
 
 /** Script and environment per benchmark; the quick sizes keep a check of the whole pipeline to about two minutes. */
 const BENCHES: Record<string, { script: string; quick: Record<string, string>; byNameOnly?: boolean }> = {
@@ -40,6 +40,7 @@ function main(): void {
     process.exit(2);
   }
   const quick = process.env.BENCH_QUICK === '1';
+  const RESULTS = resultsDir();
   const runFile = join(RESULTS, 'run.json');
   const previous = existsSync(runFile) ? (JSON.parse(readFileSync(runFile, 'utf8')) as RunInfo) : undefined;
   const seconds: Record<string, number> = names.length > 0 ? { ...previous?.seconds } : {};

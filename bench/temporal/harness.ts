@@ -10,6 +10,7 @@ import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@t
 import { createActivities } from '../../src/activities';
 import type { ConversationArchive } from '../../src/archive/archive';
 import { SqliteArchive } from '../../src/archive/sqlite-archive';
+import { conversationSinks } from '../../src/metrics/sinks';
 import { sharedTestEnv } from '../../test/support/temporal';
 import { benchActivities } from './activities';
 
@@ -51,6 +52,8 @@ export async function withBenchWorkers<T>(
         namespace: env.namespace ?? 'default',
         taskQueue: taskQueues[i]!,
         workflowBundle,
+        // As the worker does: the conversation workflow reports its metrics through these sinks.
+        sinks: conversationSinks(),
         activities: { ...createActivities({ archive }), ...benchActivities },
       })
     )
