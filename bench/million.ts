@@ -1,18 +1,19 @@
 /**
  * A million tokens (`npm run bench million`): the cost of an ordinary agent step (`prepare` with the model's output,
  * no fold) in a conversation holding 900 000 tokens against one holding 10 000, with a bare no-op update as the load
- * control, interleaved sample by sample on one dev server; and what the 900k conversation's workflow holds (the
- * continue-as-new input, bytes) against the bytes of its messages. Budget 1 000 000, trigger 0.95, ~360-token
- * messages (test/support/prose.ts). `BENCH_QUICK=1`: 60 000 tokens instead of 900 000, 5 samples.
+ * control, interleaved sample by sample on one dev server; and what the 900k conversation's state holds (heap, and
+ * the JSON it carries through continue-as-new) with and without references (bench/million-state.ts). Budget 1 000 000, trigger 0.95, ~360-token
+ * messages (test/support/prose.ts). `BENCH_QUICK=1`: 60 000 tokens instead of 900 000, 5 samples;
+ * `BENCH_MILLION_TOKENS` sets the large conversation's size.
  * Writes bench/results/million.json.
  */
 import { ConversationClient } from '../src/client/conversation-client';
-import { conversationWorkflowId } from '../src/contract/definitions';
 import { utf8Length } from '../src/contract/bytes';
 import { proseMessages } from '../test/support/prose';
 import { benchMain } from './temporal/bench-main';
 import { latency, sqliteArchive, stepMessages, timed, withBenchWorkers, type Latency } from './temporal/harness';
 import { noopUpdate } from './temporal/workflows';
+import { stateHeap } from './million-state';
 
 export interface MillionResult {
   samples: number;
@@ -21,12 +22,18 @@ export interface MillionResult {
   bare: Latency;
   /** p50 of the 900k step over the 10k step; and each over the bare update. */
   ratio: { largeOverSmall: number; largeOverBare: number; smallOverBare: number };
-  /** Bytes of the largest continue-as-new input the large conversation wrote (the state it carries). */
-  carriedBytes: number;
   continuedAsNew: number;
+  /** The large conversation's state in-process (bench/million-state.ts): heap held, and JSON carried at hand-over. */
+  state: Record<'withoutReferences' | 'withReferences', { heapBytes: number; carriedBytes: number }>;
 }
 
 export async function runMillion(largeTokens: number, samples: number, warmup = 5): Promise<MillionResult> {
+  // Before any worker runs, so its allocations do not count. Measured twice, the second kept (the first warms up).
+  const measure = async (withReferences: boolean) => {
+    await stateHeap(largeTokens, withReferences);
+    return stateHeap(largeTokens, withReferences);
+  };
+  const held = { withoutReferences: await measure(false), withReferences: await measure(true) };
   return withBenchWorkers([sqliteArchive()], async (env, [taskQueue]) => {
     const id = `million-${process.pid}-${Date.now().toString(36)}`;
     const bare = await env.client.workflow.start('bareUpdateWorkflow', {
@@ -41,12 +48,12 @@ export async function runMillion(largeTokens: number, samples: number, warmup = 
         taskQueue: taskQueue!,
         settings: { budget: 1_000_000, triggerRatio: 0.95 },
       });
-    const fill = async (conv: ConversationClient, tokens: number, seed: number) => {
+    const fill = async (conv: ConversationClient, tokens: number, seed: number, batchSize: number) => {
       const message = proseMessages(seed);
       const sent: unknown[] = [];
       let reached = 0;
       while (reached < tokens) {
-        const batch = Array.from({ length: 50 }, (_, i) => message(sent.length + i));
+        const batch = Array.from({ length: batchSize }, (_, i) => message(sent.length + i));
         sent.push(...batch);
         reached = (await conv.prepare(batch)).tokens;
       }
@@ -54,8 +61,8 @@ export async function runMillion(largeTokens: number, samples: number, warmup = 
     };
     const large = open('large');
     const small = open('small');
-    const filled = await fill(large, largeTokens, 1);
-    const smallFilled = await fill(small, 10_000, 2);
+    const filled = await fill(large, largeTokens, 1, 50);
+    const smallFilled = await fill(small, 10_000, 2, 4);
     const times = { large: [] as number[], small: [] as number[], bare: [] as number[] };
     const runs: Record<keyof typeof times, (i: number) => Promise<unknown>> = {
       large: (i) => large.prepare([stepMessages(i).user], { output: stepMessages(i).reply }),
@@ -71,16 +78,6 @@ export async function runMillion(largeTokens: number, samples: number, warmup = 
       }
     }
     const state = await large.state();
-    let carriedBytes = 0;
-    for await (const event of env.client.workflow.list({
-      query: `WorkflowId = '${conversationWorkflowId(`${id}-large`)}'`,
-    })) {
-      const history = await env.client.workflow.getHandle(event.workflowId, event.runId).fetchHistory();
-      for (const e of history.events ?? []) {
-        const input = e.workflowExecutionContinuedAsNewEventAttributes?.input?.payloads ?? [];
-        for (const p of input) carriedBytes = Math.max(carriedBytes, p.data?.length ?? 0);
-      }
-    }
     const [l, s, b] = [latency(times.large), latency(times.small), latency(times.bare)];
     return {
       samples,
@@ -93,8 +90,8 @@ export async function runMillion(largeTokens: number, samples: number, warmup = 
       small: { tokens: smallFilled.tokens, messages: smallFilled.sent.length, step: s },
       bare: b,
       ratio: { largeOverSmall: l.p50 / s.p50, largeOverBare: l.p50 / b.p50, smallOverBare: s.p50 / b.p50 },
-      carriedBytes,
       continuedAsNew: state.continuedAsNew,
+      state: held,
     };
   });
 }
@@ -103,11 +100,16 @@ if (require.main === module) {
   const quick = process.env.BENCH_QUICK === '1';
   benchMain(
     'million.json',
-    () => runMillion(quick ? 60_000 : 900_000, Number(process.env.BENCH_SAMPLES ?? (quick ? 5 : 40))),
+    () =>
+      runMillion(
+        Number(process.env.BENCH_MILLION_TOKENS ?? (quick ? 60_000 : 900_000)),
+        Number(process.env.BENCH_SAMPLES ?? (quick ? 5 : 40))
+      ),
     (r) => {
       const ms = (l: Latency) => `p50 ${l.p50.toFixed(1)} / p95 ${l.p95.toFixed(1)} ms`;
       console.log(`900k step ${ms(r.large.step)}; 10k step ${ms(r.small.step)}; bare ${ms(r.bare)}`);
-      console.log(`ratios: ${JSON.stringify(r.ratio)}; carried ${r.carriedBytes} B of ${r.large.messageBytes} B`);
+      console.log(`ratios: ${JSON.stringify(r.ratio)}; messages ${r.large.messageBytes} B`);
+      console.log(`state: ${JSON.stringify(r.state)}`);
     }
   );
 }

@@ -208,7 +208,11 @@ export class ConversationRunner {
         throw rejected(err);
       }
       const fromCaller = staged.messages.length;
-      const abandoned = answerAbandoned ? withAbandonedAnswers(this.state.raws(), staged) : undefined;
+      // The state's transcript (read once per version) lets an append whose context has no open call read only itself.
+      const sameFormat = this.state.carried.format === staged.format;
+      const abandoned = answerAbandoned
+        ? withAbandonedAnswers(this.state.raws(), staged, sameFormat ? this.state.transcript().items : undefined)
+        : undefined;
       if (abandoned) staged = abandoned.staged;
       const inLive = abandoned?.inLive ?? [];
       const s = this.state.carried;
