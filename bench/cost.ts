@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createTokenCounter } from '../src/tokens';
 import { corpusConversations } from '../test/support/corpus';
 import { PRICE_MODEL } from './cost/price-model';
+import { resultsDir } from './results-dir';
 import { simulateSession, type SessionCost } from './cost/simulate';
 import { createStrategy, STRATEGIES, type StrategyName } from './cost/strategies';
 
@@ -47,7 +48,7 @@ if (require.main === module) {
   const started = performance.now();
   runCost(Number(process.env.BENCH_SESSIONS ?? Infinity))
     .then((result) => {
-      writeFileSync(join(__dirname, 'results', 'cost.json'), JSON.stringify(result, null, 1) + '\n');
+      writeFileSync(join(resultsDir(), 'cost.json'), JSON.stringify(result, null, 1) + '\n');
       console.log(`cost: ${result.rows.length} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     })
     .catch((err: unknown) => {

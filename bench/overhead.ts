@@ -51,7 +51,8 @@ export async function runOverhead(samples: number, warmup = 20): Promise<Overhea
     const raw = async (suffix: string, taskQueue: string) => {
       await open(suffix, taskQueue).prepare([{ role: 'system', content: 'You are a careful agent.' }]);
       const handle = client.workflow.getHandle(conversationWorkflowId(`${id}-${suffix}`));
-      let seq = 1;
+      // The client's prepare numbered its append by writer, so the shared clientSeq sequence starts here at 0.
+      let seq = 0;
       return (message: unknown) =>
         handle.executeUpdate(prepareUpdate, { args: [{ messages: [message], clientSeq: seq++ }] });
     };

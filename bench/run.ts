@@ -1,6 +1,6 @@
 /**
  * `npm run bench [name ...]`: runs the benchmarks (default: overhead, growth, scale, cost, workflow, in this order;
- * tokens, fold-latency, canaries, canaries-independent, archive and recall by name), each in its own process so one does not warm or load the
+ * tokens, fold-latency, canaries, canaries-independent, worker-start, million, archive and recall by name), each in its own process so one does not warm or load the
  * next, then writes bench/results/report.md with its SVG plots from the results.
  * `BENCH_QUICK=1` runs CI-sized versions (for checking the bench itself, not for numbers).
  */
@@ -9,9 +9,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, release, totalmem, type } from 'node:os';
 import { join, resolve } from 'node:path';
 import { writeReport, type RunInfo } from './report/write-report';
+import { resultsDir } from './results-dir';
 
 const ROOT = resolve(__dirname, '..');
-const RESULTS = join(__dirname, 'results');
 
 /** Script and environment per benchmark; the quick sizes keep a check of the whole pipeline to about two minutes. */
 const BENCHES: Record<string, { script: string; quick: Record<string, string>; byNameOnly?: boolean }> = {
@@ -28,6 +28,8 @@ const BENCHES: Record<string, { script: string; quick: Record<string, string>; b
   // The independent fact set through the public `fold` command; BENCH_QUICK=1 is two short sessions (seconds).
   'canaries-independent': { script: 'canaries-independent.ts', quick: {}, byNameOnly: true },
   'worker-start': { script: 'worker-start.ts', quick: { BENCH_WORKER_STARTS: '1' }, byNameOnly: true },
+  // A 900 000-token conversation's ordinary step against a 10 000-token one's (BENCH_QUICK=1: 60 000 tokens).
+  million: { script: 'million.ts', quick: {}, byNameOnly: true },
   // `scripts/bench.sh` starts a throwaway PostgreSQL for it.
   archive: { script: 'archive.ts', quick: {}, byNameOnly: true },
   // Recall after 20+ folds of a corpus session; `scripts/bench.sh` starts a throwaway PostgreSQL for it too.
@@ -42,6 +44,7 @@ function main(): void {
     process.exit(2);
   }
   const quick = process.env.BENCH_QUICK === '1';
+  const RESULTS = resultsDir();
   const runFile = join(RESULTS, 'run.json');
   const previous = existsSync(runFile) ? (JSON.parse(readFileSync(runFile, 'utf8')) as RunInfo) : undefined;
   const seconds: Record<string, number> = names.length > 0 ? { ...previous?.seconds } : {};

@@ -16,6 +16,7 @@ import { corpusConversation } from '../test/support/corpus';
 import { uniqueConversationId, withConversationWorker } from '../test/support/conversation';
 import { driveConversation } from '../test/support/drive';
 import { stopSharedTestEnv } from '../test/support/temporal';
+import { resultsDir } from './results-dir';
 
 const SESSIONS = [
   'claude-code-spotter-4d5611e5',
@@ -89,7 +90,7 @@ async function main(): Promise<void> {
     }
   });
   await stopSharedTestEnv();
-  const dir = join(__dirname, 'results');
+  const dir = resultsDir();
   writeFileSync(
     join(dir, 'workflow.json'),
     JSON.stringify({ budget: BUDGET, node: process.version, rows }, null, 2) + '\n'

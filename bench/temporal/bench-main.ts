@@ -2,10 +2,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { stopSharedTestEnv } from '../../test/support/temporal';
+import { resultsDir } from '../results-dir';
 
 /**
  * The entry point of a Temporal benchmark script: runs it on the shared dev server (SDK logs quiet), stops the server,
- * writes the result to bench/results/`file`, and prints what `print` makes of it. Exits 1 on an error.
+ * writes the result to `file` in bench/results (or `BENCH_RESULTS`), and prints what `print` makes of it. Exits 1 on an error.
  */
 export function benchMain<T>(file: string, run: () => Promise<T>, print: (result: T) => void = () => {}): void {
   // SDK logs at WARN: worker state changes at INFO would drown the benchmark's output.
@@ -13,7 +14,7 @@ export function benchMain<T>(file: string, run: () => Promise<T>, print: (result
   run()
     .then(async (result) => {
       await stopSharedTestEnv();
-      writeFileSync(join(__dirname, '..', 'results', file), JSON.stringify(result, null, 1) + '\n');
+      writeFileSync(join(resultsDir(), file), JSON.stringify(result, null, 1) + '\n');
       print(result);
     })
     .catch((err: unknown) => {

@@ -182,9 +182,9 @@ export const schema = {
       type: 'integer',
       default: 128000,
       min: 256,
-      max: 300000,
+      max: 1000000,
       env: 'COMPACTION_BUDGET',
-      doc: 'context budget in tokens (at most 300 000: the live context must fit one Temporal payload)',
+      doc: 'context budget in tokens (at most 1 000 000; the byte budget keeps payloads small at any size)',
     },
     triggerRatio: {
       type: 'number',

@@ -65,7 +65,7 @@ export interface ConversationSettings extends FoldSettings {
 }
 
 /** Largest budget a conversation accepts, in tokens (see `mergeSettings`). */
-export const MAX_BUDGET = 300_000;
+export const MAX_BUDGET = 1_000_000;
 
 export const defaultSettings: ConversationSettings = {
   model: 'gpt-4o',
@@ -128,8 +128,8 @@ export function mergeSettings(base: ConversationSettings, patch: unknown): Conve
   if (unknown) throw new SettingsError(unknown);
   const out: ConversationSettings = { ...base, summarizer: { ...base.summarizer } };
   if (p.model !== undefined) out.model = nonEmptyString(p.model, 'model');
-  // The live context is workflow state and travels whole through continue-as-new: at ~4 bytes a token, 300k tokens
-  // keep that payload under Temporal's 2 MiB limit, which a larger budget could exceed and so stall the conversation.
+  // Tokens do not bound the payloads: the byte budget (maxContextBytes) does, holding the oldest messages by reference
+  // past it (workflows/byte-budget.ts), so a million-token context carries and answers in well under 2 MiB.
   if (p.budget !== undefined) out.budget = integer(p.budget, 'budget', 256, MAX_BUDGET);
   if (p.triggerRatio !== undefined) out.triggerRatio = ratio(p.triggerRatio, 'triggerRatio');
   if (p.policy !== undefined) out.policy = oneOf(p.policy, 'policy', policies) as KeepPolicy;

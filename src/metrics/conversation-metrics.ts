@@ -5,8 +5,10 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { FoldObservation, PrefixObservation } from './sink-types';
 
-/** Token-count buckets for the before/after histograms (contexts of 1k to 300k tokens). */
-const TOKEN_BUCKETS = [1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 64_000, 128_000, 200_000, 300_000];
+/** Token-count buckets for the before/after histograms (contexts of 1k to 1M tokens, the largest budget). */
+const TOKEN_BUCKETS = [
+  1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 64_000, 128_000, 200_000, 300_000, 500_000, 750_000, 1_000_000,
+];
 /** Seconds buckets from 5 ms (a prepare without fold) to 5 min (a slow summarizer with retries). */
 const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 /** Prepare updates whose start is remembered without an end (a start observed, the end on another worker). */

@@ -183,7 +183,13 @@ export class ConversationRunner {
         throw rejected(err);
       }
       const fromCaller = staged.messages.length;
-      const abandoned = withAbandonedAnswers(this.state.raws(), staged);
+      // The state's transcript (read once per version) lets an append whose context has no open call read only itself.
+      const sameFormat = this.state.carried.format === staged.format;
+      const abandoned = withAbandonedAnswers(
+        this.state.raws(),
+        staged,
+        sameFormat ? this.state.transcript().items : undefined
+      );
       staged = abandoned.staged;
       const inLive = abandoned.inLive;
       const s = this.state.carried;

@@ -320,10 +320,26 @@ export class ConversationState {
       entry.raw = r.raw;
       entry.tokens = r.tokens;
       entry.rev++;
+      delete entry.ref;
     }
     this.data.version++;
     this.data.sent = [];
     this.data.calibration = dropAnchor(this.data.calibration);
+  }
+
+  /**
+   * Holds messages by reference (`core/fold/reference-stub.ts`): each one's raw becomes its stub while its uid, rev
+   * and token count stay, so the context the caller holds and the model is sent is unchanged (no new version, no
+   * patch, the calibration's anchor kept). The transcript is read again from the stubs.
+   */
+  commitReferences(referenced: readonly { index: number; raw: unknown; bytes: number }[]): void {
+    for (const r of referenced) {
+      const entry = this.data.live[r.index];
+      if (!entry || entry.seq === null) continue;
+      entry.raw = r.raw;
+      entry.ref = { bytes: r.bytes };
+    }
+    if (referenced.length > 0) this.cached = undefined;
   }
 
   /** The patch from the caller's mirror (plus what it sent) to the current context. */
@@ -489,7 +505,8 @@ export class ConversationState {
    */
   configure(next: ConversationSettings, recount?: Recount): void {
     if (recount) {
-      this.data.live.forEach((e, i) => (e.tokens = recount.counts[i] ?? e.tokens));
+      // A stub's count would be its note's: a message held by reference keeps its original's count.
+      this.data.live.forEach((e, i) => (e.tokens = e.ref ? e.tokens : (recount.counts[i] ?? e.tokens)));
       this.setFixedTokens(recount);
       this.data.calibration = null;
       this.data.sent = [];

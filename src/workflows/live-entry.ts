@@ -9,4 +9,10 @@ export interface LiveEntry extends EntryKey {
   seq: number | null;
   /** The caller pinned it (`pin: true`): every fold keeps it verbatim, `clear` keeps it (see `pins.ts`). */
   pinned?: boolean;
+  /**
+   * Set when `raw` is a reference stub (`core/fold/reference-stub.ts`) standing for archive message `seq`: `bytes` is
+   * the JSON size of what it stands for, `tokens` still counts that. The caller's mirror holds the message itself
+   * (the entry kept its uid and rev).
+   */
+  ref?: { bytes: number };
 }

@@ -34,6 +34,9 @@ function liveEntryProblem(el: unknown, at: string): Problem {
   if (el.seq !== null && !count(el.seq)) return `${at}.seq must be null or a non-negative integer`;
   if (!isObject(el.raw)) return `${at}.raw must be a message object, got ${show(el.raw)}`;
   if (el.pinned !== undefined && typeof el.pinned !== 'boolean') return `${at}.pinned must be true or false`;
+  if (el.ref !== undefined && !(isObject(el.ref) && count(el.ref.bytes) && Object.keys(el.ref).length === 1))
+    return `${at}.ref must be {bytes} (a non-negative integer), got ${show(el.ref)}`;
+  if (el.ref !== undefined && el.seq === null) return `${at}.ref needs an archived message (seq is null)`;
   return undefined;
 }
 

@@ -46,7 +46,7 @@ describe('conversation settings', () => {
     [
       'a budget over the payload-safe maximum',
       { budget: MAX_BUDGET + 1 },
-      /budget must be an integer from 256 to 300000/,
+      /budget must be an integer from 256 to 1000000/,
     ],
     ['a fractional budget', { budget: 1000.5 }, /budget must be an integer/],
     ['a trigger ratio above 1', { triggerRatio: 1.2 }, /triggerRatio must be a number in \(0, 1\]/],

@@ -310,7 +310,7 @@ const updateCases: UpdateCase[] = [
     'configure',
     { budget: 1e9 },
     'InvalidSettings',
-    /budget must be an integer from 256 to 300000/,
+    /budget must be an integer from 256 to 1000000/,
   ],
   ['configure a string', 'configure', 'fast', 'InvalidSettings', /settings must be an object/],
   [
@@ -826,7 +826,7 @@ describe('bad-input catalogue: oversized updates, forged start state, start prof
     [
       'carried settings.budget 1e12',
       (id) => ({ carried: carriedState(id, { settings: { ...defaultSettings, budget: 1e12 } }) }),
-      /carried\.settings: budget must be an integer from 256 to 300000/,
+      /carried\.settings: budget must be an integer from 256 to 1000000/,
     ],
     [
       'carried settings.triggerRatio 0',

@@ -349,6 +349,22 @@ describe('ConversationState transitions', () => {
     assert.equal(state.carried.version, 2);
   });
 
+  it('references: the raw becomes its stub, identity, counts, version and anchor stay; eviction ends it', () => {
+    const state = twoTurns();
+    withCalibration(state);
+    const anchor = state.carried.calibration?.anchor;
+    const stub = { role: 'assistant', content: '[the full message is …]' };
+    state.commitReferences([{ index: 1, raw: stub, bytes: 900 }]);
+    const entry = state.carried.live[1]!;
+    assert.deepEqual([entry.uid, entry.rev, entry.tokens, entry.raw, entry.ref], ['m1', 0, 5, stub, { bytes: 900 }]);
+    assert.equal(state.carried.version, 1);
+    assert.equal(state.carried.calibration?.anchor, anchor);
+    // The transcript is read again from the stub.
+    assert.equal(state.transcript().items[1]!.raw, stub);
+    state.commitEviction([{ index: 1, raw: { role: 'assistant', content: '[evicted]' }, tokens: 2 }]);
+    assert.equal(state.carried.live[1]!.ref, undefined);
+  });
+
   it('pending fold: started, settled only while it is the current one, fallback noted, dropped', () => {
     const state = twoTurns();
     const pending = { outcome: null, fallback: null } as unknown as PendingFold;

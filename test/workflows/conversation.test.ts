@@ -207,7 +207,7 @@ describe('conversationWorkflow on the real dev server', function () {
     await withConversationWorker(async ({ env, open, taskQueue }) => {
       assert.throws(
         () => open(uniqueConversationId('bad-start'), { budget: 5_000_000 }),
-        /budget must be an integer from 256 to 300000/
+        /budget must be an integer from 256 to 1000000/
       );
       // Another language's client skips that check: the workflow rejects the update with the same message.
       const id = uniqueConversationId('bad-start-raw');
