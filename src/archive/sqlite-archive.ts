@@ -108,9 +108,6 @@ export class SqliteArchive implements ConversationArchive {
       ),
       purgeEntries: db.prepare<[string, EntryKind]>(`DELETE ${entries}`),
       purgeSuperseded: db.prepare<[string]>('DELETE FROM archive_superseded WHERE workflow_id = ?'),
-      // The FTS5 rows follow through the table's delete trigger; the table's secure-delete keeps no term behind.
-      purgeSearch: db.prepare<[string]>('DELETE FROM archive_search WHERE workflow_id = ?'),
-      purgeSummaries: db.prepare<[string]>('DELETE FROM fold_summaries WHERE workflow_id = ?'),
       idle: db.prepare<[string, string, number], { workflow_id: string }>(
         `SELECT workflow_id FROM archive_entries WHERE workflow_id > ?
          GROUP BY workflow_id HAVING max(stored_at) < ? ORDER BY workflow_id LIMIT ?`
@@ -268,8 +265,10 @@ export class SqliteArchive implements ConversationArchive {
       const outcome = this.guard(() =>
         this.db
           .transaction(() => {
-            s.purgeSearch.run(key);
-            s.purgeSummaries.run(key);
+            // Prepared here, not with the others: a read-only file of an older schema has neither table.
+            // The FTS5 rows follow through the search table's delete trigger; its secure-delete keeps no term behind.
+            this.db.prepare('DELETE FROM archive_search WHERE workflow_id = ?').run(key);
+            this.db.prepare('DELETE FROM fold_summaries WHERE workflow_id = ?').run(key);
             return {
               messages: s.purgeEntries.run(key, 'message').changes,
               folds: s.purgeEntries.run(key, 'fold').changes,
