@@ -230,6 +230,7 @@ export async function summarizeHead(
     format: input.format,
     messages,
     ...(input.seqs ? { seqs: input.seqs } : {}),
+    ...(input.ledger ? { ledger: input.ledger } : {}),
     budget: input.budget,
     model: input.model,
     foldedTokens: input.foldedTokens,
@@ -254,6 +255,7 @@ export async function summarizeHead(
     ok: true,
     summary,
     identifiers: { kept: result.retention.kept, total: result.retention.total },
+    ...(result.carry ? { carry: result.carry } : {}),
     ...common,
   };
 }

@@ -3,6 +3,7 @@
  * No input or result ever carries a secret: the summarizer gets the *name* of the variable that holds its key.
  */
 import type { FoldRecord } from '../core/fold/fold-record';
+import type { CarriedLedger } from '../core/fold/state-ledger/carried';
 import type { HotPaths } from '../core/fold/hot-paths';
 import type { MessageFormat, Usage } from '../core/messages/types';
 import type { SummarizerSettings } from '../contract/settings';
@@ -43,6 +44,8 @@ export interface SummarizeFoldInput {
   hotPaths?: HotPaths;
   /** Heartbeat interval while the model writes, ms (the conversation's `limits`). @default the worker's */
   heartbeatMs?: number;
+  /** The state ledger carried from the last fold (its result's `carry`). @default read from the summary in the head */
+  ledger?: CarriedLedger;
 }
 
 export type SummarizeFoldResult =
@@ -54,6 +57,8 @@ export type SummarizeFoldResult =
       outputTypes: string[];
       attempts: number;
       identifiers: { kept: number; total: number } | null;
+      /** The fold's merged state ledger, bound to `summary`: the caller carries it to the next fold. */
+      carry?: CarriedLedger;
     }
   | {
       ok: false;

@@ -226,6 +226,7 @@ export class Compactor {
       foldedTokens: plan.foldedTokens,
       summarizer: this.options.summarizer,
       ...(this.options.systemPrompt !== undefined ? { systemPrompt: this.options.systemPrompt } : {}),
+      ...(this.remembered.ledger ? { ledger: this.remembered.ledger } : {}),
     };
     const outcome = await summarizeOutcome(async () => outcomeOf(await this.summarize(input)));
     const number = ++this.remembered.foldCount;
@@ -269,6 +270,7 @@ export class Compactor {
     this.matcher.remember(hash, memory.prefix);
     this.remembered.memory = { prefixLen: memory.prefixLen, prefixHash: hash, output: memory.output };
     this.remembered.calibration = calibration;
+    this.remembered.ledger = outcome.ok ? (outcome.carry ?? null) : null;
     return { folded, decision: `folded: ${plan.reason}`, report };
   }
 
@@ -371,5 +373,5 @@ function outcomeOf(result: Awaited<ReturnType<Summarize>>): SummaryOutcome {
     ? { kind: 'items' as const, items: result.items }
     : { kind: 'text' as const, text: result.text ?? '' };
   const identifiers = { kept: result.retention.kept, total: result.retention.total };
-  return { ok: true, summary, identifiers, ...common };
+  return { ok: true, summary, identifiers, ...(result.carry ? { carry: result.carry } : {}), ...common };
 }

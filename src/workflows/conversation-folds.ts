@@ -391,6 +391,7 @@ export class ConversationFolds {
       foldedTokens: ticket.plan.summarize.reduce((sum, i) => sum + (s.live[i]?.tokens ?? 0), 0),
       hotPaths: s.hotPaths,
       heartbeatMs: this.limits.summarizeHeartbeatIntervalMs,
+      ...(s.ledger ? { ledger: s.ledger } : {}),
     };
     const run =
       which === 'model'
@@ -450,6 +451,7 @@ export class ConversationFolds {
     let uids: string[] | null = null;
     if (done.applied) {
       uids = this.state.commitFold(done.applied, number, calibration);
+      this.state.carryLedger(outcome.ok ? (outcome.carry ?? null) : null);
       this.foldedThisRun = true;
     }
     this.state.recordFold(done.record, {
@@ -560,6 +562,6 @@ export class ConversationFolds {
 export function outcomeOf(r: SummarizeFoldResult): SummaryOutcome {
   const common = { usage: r.usage, responseId: r.responseId, outputTypes: r.outputTypes, attempts: r.attempts };
   return r.ok
-    ? { ok: true, summary: r.summary, identifiers: r.identifiers, ...common }
+    ? { ok: true, summary: r.summary, identifiers: r.identifiers, ...(r.carry ? { carry: r.carry } : {}), ...common }
     : { ok: false, error: r.error, nonRetryable: true, ...common };
 }

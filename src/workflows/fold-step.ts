@@ -20,6 +20,7 @@ import type { FoldLayout } from '../core/fold/layout';
 import { prefixHash } from '../core/hash';
 import type { Transcript, Usage } from '../core/messages/types';
 import type { FoldPlan } from '../core/plan';
+import type { CarriedLedger } from '../core/fold/state-ledger/carried-check';
 
 /** What every summarizer answer carries, successful or not. */
 interface OutcomeUsage {
@@ -31,7 +32,13 @@ interface OutcomeUsage {
 
 /** The summarizer's answer to one fold, or why there is none. Plain JSON. */
 export type SummaryOutcome =
-  | (OutcomeUsage & { ok: true; summary: FoldSummary; identifiers: { kept: number; total: number } | null })
+  | (OutcomeUsage & {
+      ok: true;
+      summary: FoldSummary;
+      identifiers: { kept: number; total: number } | null;
+      /** The fold's merged state ledger, bound to `summary`, to carry to the next fold (absent: read it from the text). */
+      carry?: CarriedLedger;
+    })
   | (OutcomeUsage & {
       ok: false;
       error: FoldError;

@@ -9,6 +9,7 @@ import { show } from '../contract/validate-plan';
 import { formatNamed } from '../core/messages/format-name';
 import { defaultSettings, mergeSettings } from '../contract/settings';
 import { storedSummarizerSettings } from '../contract/summarizer-settings';
+import { carriedLedgerProblem } from '../core/fold/state-ledger/carried-check';
 import type { CarriedState } from './carried-state';
 
 type Problem = string | undefined;
@@ -130,7 +131,10 @@ export function checkCarried(value: unknown, conversationId: string): CarriedSta
     listProblem(value.sent, 'carried.sent', sentProblem, true) ??
     hotPathsProblem(value.hotPaths) ??
     (value.pendingFold === undefined ? undefined : nullableObject(value.pendingFold, 'carried.pendingFold')) ??
-    listProblem(value.turnReads, 'carried.turnReads', stringAt);
+    listProblem(value.turnReads, 'carried.turnReads', stringAt) ??
+    (value.ledger === undefined || value.ledger === null
+      ? undefined
+      : carriedLedgerProblem(value.ledger, 'carried.ledger'));
   if (problem) throw new Error(problem);
   return value as unknown as CarriedState;
 }
