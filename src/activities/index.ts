@@ -5,6 +5,7 @@
 import type { ConversationArchive } from '../archive/archive';
 import { adapterFor } from '../core/messages/adapter-for-format';
 import { evictStaleToolResults } from '../core/fold/evict';
+import { OBSERVATION_CHARS } from '../core/fold/state-ledger';
 import { normalize } from '../core/messages/normalize';
 import { clipItem } from '../core/plan/clip-oversized';
 import {
@@ -222,6 +223,8 @@ export async function summarizeHead(
   const { raws: messages } = evictStaleToolResults(normalize(head, input.format, { stored: true }), {
     budget: input.budget,
     keepReminders: true,
+    // What the state ledger keeps of a tool result whole, it must see.
+    keepShorterThan: OBSERVATION_CHARS,
     ...(input.hotPaths ? { hotPaths: input.hotPaths } : {}),
   });
   const started = performance.now();

@@ -238,6 +238,7 @@ export class Compactor {
       number,
       transcript,
       backoff: this.remembered.backoff,
+      budget: this.options.planning.budget,
       count: async (inserted) => (await this.count(inserted, format)).map((k) => this.remembered.counts[k] ?? 0),
       measure: ({ folded }) =>
         applyCalibration(

@@ -439,6 +439,7 @@ export class ConversationFolds {
       transcript,
       layout,
       backoff: s.backoff,
+      budget: s.settings.budget,
       count: async (inserted) =>
         (await local.countTokens({ model: s.settings.model, format: s.format!, messages: inserted })).counts,
       measure,

@@ -168,6 +168,8 @@ export interface CompleteFoldInput {
   build?: (summary: FoldSummary) => unknown[];
   /** A last check of the folded context's size: a reason not to apply it, or `null` to apply. */
   accept?: (tokensAfter: number) => string | null;
+  /** The context's budget: a folded context still over it is said so in the record (`overBudget`). @default none */
+  budget?: number;
   /** Record facts of background folds. */
   fallback?: boolean;
   replaces?: number | null;
@@ -234,6 +236,9 @@ export async function completeFold(input: CompleteFoldInput): Promise<FoldComple
       output: outcome.summary.kind,
       droppedCount: plan.dropped.length,
       tokensAfter,
+      ...(input.budget !== undefined && tokensAfter > input.budget
+        ? { overBudget: { budget: input.budget, by: tokensAfter - input.budget } }
+        : {}),
       error: null,
       identifiers: outcome.identifiers,
       firstKept:

@@ -83,6 +83,12 @@ export interface FoldRecord {
   fallback?: boolean;
   /** The number of the fallback fold whose summary this one's model summary replaced; `null` when none. */
   replaces?: number | null;
+  /**
+   * Set when the folded context is still over the budget: what a fold must keep (the instructions, pinned messages,
+   * the last turn, the summary's rules and task) does not fit in it. `by` is how many tokens over. Absent: it fits
+   * (or the caller gave no budget).
+   */
+  overBudget?: { budget: number; by: number };
 }
 
 /** Thrown by {@link parseFoldRecord} for data that is not a fold record; the message names the first bad field. */
@@ -137,6 +143,11 @@ export function parseFoldRecord(value: unknown): FoldRecord {
   );
   need('fallback', (v) => v === undefined || typeof v === 'boolean', 'a boolean when present');
   need('replaces', (v) => v === undefined || v === null || isCount(v), 'a fold number or null when present');
+  need(
+    'overBudget',
+    (v) => v === undefined || (isObject(v) && isCount(v.budget) && isCount(v.by)),
+    '{budget, by} when present'
+  );
   need('startedAt', Number.isFinite, 'a number');
   need('finishedAt', Number.isFinite, 'a number');
   if (value.ok !== (value.error === null))

@@ -86,8 +86,8 @@ export function writeDigest(items: readonly Item[], options: DigestOptions): { t
   const join = (parts: readonly string[]): string => parts.filter((p) => p).join('\n\n');
   const fitted = fitLedger(ledger, {
     maxTokens: maxTokens - count(header) - 2,
-    // What tool results showed and the assistant found takes at most half the summary's usual size.
-    softTokens: Math.floor(Math.min(options.narrativeTokens ?? maxTokens, maxTokens) / 2),
+    // What tool results showed and the assistant found takes at most three quarters of the summary's usual size.
+    softTokens: Math.floor((3 * Math.min(options.narrativeTokens ?? maxTokens, maxTokens)) / 4),
     ...(options.taskTokens !== undefined ? { taskTokens: options.taskTokens } : {}),
     count,
   });

@@ -20,7 +20,7 @@ export { boundLedger, summaryBody, summaryKey } from './carried';
 export { carriedLedgerProblem } from './carried-check';
 export type { CarriedLedger } from './carried';
 export { addEntry, mergeLedgers, supersedes } from './merge';
-export { extractLedger } from './extract';
+export { extractLedger, OBSERVATION_CHARS } from './extract';
 export { appendMissing, keepsEntry, MISSING_HEADING } from './check';
 export type { AppendMissingOptions, AppendMissingResult } from './check';
 
