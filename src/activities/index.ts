@@ -5,6 +5,7 @@
 import type { ConversationArchive, PurgeOutcome } from '../archive/archive';
 import { adapterFor } from '../core/messages/adapter-for-format';
 import { evictStaleToolResults } from '../core/fold/evict';
+import { OBSERVATION_CHARS } from '../core/fold/state-ledger';
 import { normalize } from '../core/messages/normalize';
 import { clipItem } from '../core/plan/clip-oversized';
 import {
@@ -258,6 +259,8 @@ export async function summarizeHead(
   const { raws: messages } = evictStaleToolResults(normalize(head, input.format, { stored: true }), {
     budget: input.budget,
     keepReminders: true,
+    // What the state ledger keeps of a tool result whole, it must see.
+    keepShorterThan: OBSERVATION_CHARS,
     ...(input.hotPaths ? { hotPaths: input.hotPaths } : {}),
   });
   const started = performance.now();
@@ -266,6 +269,7 @@ export async function summarizeHead(
     format: input.format,
     messages,
     ...(input.seqs ? { seqs: input.seqs } : {}),
+    ...(input.ledger ? { ledger: input.ledger } : {}),
     budget: input.budget,
     model: input.model,
     foldedTokens: input.foldedTokens,
@@ -293,6 +297,7 @@ export async function summarizeHead(
     ok: true,
     summary,
     identifiers: { kept: result.retention.kept, total: result.retention.total },
+    ...(result.carry ? { carry: result.carry } : {}),
     ...common,
   };
 }

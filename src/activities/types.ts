@@ -3,6 +3,7 @@
  * No input or result ever carries a secret: the summarizer gets the *name* of the variable that holds its key.
  */
 import type { FoldRecord } from '../core/fold/fold-record';
+import type { CarriedLedger } from '../core/fold/state-ledger/carried';
 import type { HotPaths } from '../core/fold/hot-paths';
 import type { MessageFormat, Usage } from '../core/messages/types';
 import type { SummarizerSettings } from '../contract/settings';
@@ -47,6 +48,8 @@ export interface SummarizeFoldInput {
   system?: HeadRef[];
   /** `compactNow({ focus })`: what this fold's summary should keep above all. */
   focus?: string;
+  /** The state ledger carried from the last fold (its result's `carry`). @default read from the summary in the head */
+  ledger?: CarriedLedger;
 }
 
 export type SummarizeFoldResult =
@@ -60,6 +63,8 @@ export type SummarizeFoldResult =
       identifiers: { kept: number; total: number } | null;
       /** `summaryRequestDigest` of the request; the archive keeps the summary under it. Absent in older results. */
       requestDigest?: string;
+      /** The fold's merged state ledger, bound to `summary`: the caller carries it to the next fold. */
+      carry?: CarriedLedger;
     }
   | {
       ok: false;

@@ -87,6 +87,7 @@ export async function runFold(args: string[], io: CliIO): Promise<number> {
     number: 1,
     transcript,
     backoff: null,
+    budget,
     count: (inserted) => Promise.resolve(counter.countMessages(inserted, format)),
     measure: (applied) => {
       const added = new Map(applied.inserted.map((raw, i) => [raw, applied.counts[i] ?? 0]));

@@ -5,7 +5,8 @@
  */
 import { collectIdentifiers } from '../core/fold/identifiers';
 import { applyLedger, measureRetention } from '../core/fold/ledger';
-import { appendMissing, buildFoldLedger } from '../core/fold/state-ledger';
+import { appendMissing, boundLedger, buildFoldLedger, summaryKey } from '../core/fold/state-ledger';
+import type { StateLedger } from '../core/fold/state-ledger';
 import { validateSummary } from '../core/fold/validate-summary';
 import type { SummaryErrorKind } from '../core/fold/validate-summary';
 import type { Transcript, Usage } from '../core/messages/types';
@@ -35,6 +36,8 @@ export interface Candidate {
   usage?: Usage;
   responseId?: string;
   outputTypes: string[];
+  /** The merged state ledger the candidate was written from (`extractive`); model modes build it on acceptance. */
+  ledger?: StateLedger;
 }
 
 /** What {@link runSummaryAttempts} needs. */
@@ -141,8 +144,10 @@ function accept(
   const count = (s: string): number => counter.countText(s);
   let text = c.text.trim();
   let stateAppended = 0;
+  let merged = c.ledger;
   if (mode !== 'extractive') {
-    const { ledger } = buildFoldLedger(transcript.items, request.seqs);
+    const { ledger } = buildFoldLedger(transcript.items, request.seqs, request.ledger);
+    merged = ledger;
     const room = stateLedgerCap(config, request.budget, request.foldedTokens - summaryTokens - 1);
     const checked = appendMissing(text, ledger, { maxTokens: room, count });
     if (checked.appended > 0 && count(checked.text) < request.foldedTokens) {
@@ -168,5 +173,6 @@ function accept(
     retentionBefore: stateAppended > 0 ? measureRetention(c.text.trim(), identifiers) : ledger.before,
     ledger: { appended: ledger.appended.length, omitted: ledger.omitted },
     ...(mode !== 'extractive' ? { stateLedger: { appended: stateAppended } } : {}),
+    ...(merged ? { carry: { summaryKey: summaryKey(ledger.text), ledger: boundLedger(merged) } } : {}),
   };
 }

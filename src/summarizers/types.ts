@@ -5,6 +5,7 @@
 import type { HeadStyle } from '../core/fold/summary-request';
 import type { RenderOptions } from '../core/fold/render';
 import type { Retention } from '../core/fold/ledger';
+import type { CarriedLedger } from '../core/fold/state-ledger';
 import type { SummaryErrorKind } from '../core/fold/validate-summary';
 import type { MessageFormat, Usage } from '../core/messages/types';
 import type { RequestFields } from './request-fields';
@@ -106,6 +107,10 @@ export interface SummarizeRequest {
    * the extractive digest lists the narrative lines that mention its words first.
    */
   focus?: string;
+   * The state ledger the caller carried from its last fold (the `carry` of its result): merged whole in place of the
+   * ledger printed in that fold's summary, when the summary is in `messages` unchanged. @default read from the summary
+   */
+  ledger?: CarriedLedger;
 }
 
 /** Progress of one fold, for "folding since T". Times are epoch ms. */
@@ -161,6 +166,11 @@ export interface SummarizeSuccess extends SummarizeRecord {
   ledger: { appended: number; omitted: number };
   /** Model modes: state-ledger entries (rules, decisions, facts, …) the model left out and code appended. */
   stateLedger?: { appended: number };
+  /**
+   * The merged state ledger of this fold, every entry whole, bound to `text`: a caller that keeps state passes it
+   * back as the next request's `ledger` (absent for `compact`, whose summary is opaque).
+   */
+  carry?: CarriedLedger;
 }
 
 /** A fold that failed "unfolded": the transcript is sent as it was. */

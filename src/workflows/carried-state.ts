@@ -7,6 +7,7 @@ import type { BackoffMemory } from '../core/fold/backoff';
 import type { HotPaths } from '../core/fold/hot-paths';
 import type { FoldRecord } from '../core/fold/fold-record';
 import type { MessageFormat } from '../core/messages/types';
+import type { CarriedLedger } from '../core/fold/state-ledger/carried-check';
 import type { ConversationSettings, RunLimits } from '../contract/settings';
 import type { LiveEntry } from './live-entry';
 import type { PendingFold } from './pending-fold';
@@ -57,6 +58,11 @@ export interface CarriedState {
   pendingFold: PendingFold | null;
   /** File reads of the current user turn so far (bounded), scored when the next turn starts. */
   turnReads: string[];
+  /**
+   * The state ledger of the last applied fold, bound to its summary (bounded in bytes); the next fold merges it whole
+   * instead of reading the ledger back from the summary's text. Absent or `null`: read it from the summary.
+   */
+  ledger?: CarriedLedger | null;
 }
 
 /** The carried state as readers outside this class see it: no field, live entry or list can be written through it. */

@@ -11,6 +11,7 @@ import { parseFoldRecord, type FoldRecord } from '../core/fold/fold-record';
 import { currentFormatName, formatNamed } from '../core/messages/format-name';
 import type { MessageFormat } from '../core/messages/types';
 import { isCount, isObject } from '../core/input/json-values';
+import { carriedLedgerProblem, type CarriedLedger } from '../core/fold/state-ledger/carried-check';
 
 /**
  * Version of the compactor's data and behaviour. The compactor runs inside its host's workflow, so it never calls
@@ -59,6 +60,11 @@ export interface CompactorState {
   /** Fold attempts so far, successful or not (numbers the records). */
   foldCount: number;
   lastError: { at: number; message: string } | null;
+  /**
+   * The state ledger of the last applied fold, bound to its summary (bounded in bytes): the next fold merges it whole
+   * instead of reading it back from the summary's text. Absent or `null` (state saved before it): read from the text.
+   */
+  ledger?: CarriedLedger | null;
 }
 
 /** @returns the state of a compactor that has seen nothing yet. */
@@ -111,6 +117,14 @@ export function parseCompactorState(value: unknown): CompactorState {
   }
   if (!isCount(s.foldCount)) bad('foldCount');
   if (!(s.lastError === null || (isObject(s.lastError) && typeof s.lastError.message === 'string'))) bad('lastError');
+  const ledgerProblem = s.ledger == null ? undefined : carriedLedgerProblem(s.ledger, 'ledger');
+  if (ledgerProblem) {
+    throw ApplicationFailure.create({
+      message: `compactor state: ${ledgerProblem}`,
+      type: INVALID_COMPACTOR_STATE,
+      nonRetryable: true,
+    });
+  }
   const state = s as unknown as CompactorState;
   // State saved before the typed format was renamed says 's0'; the memory of a format is kept across the rename.
   return { ...state, format: currentFormatName(state.format), counts: { ...state.counts }, folds };

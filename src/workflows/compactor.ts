@@ -216,6 +216,7 @@ export class Compactor {
       foldedTokens: plan.foldedTokens,
       summarizer: this.options.summarizer,
       ...(this.options.systemPrompt !== undefined ? { systemPrompt: this.options.systemPrompt } : {}),
+      ...(this.remembered.ledger ? { ledger: this.remembered.ledger } : {}),
     };
     const outcome = await summarizeOutcome(async () => outcomeOf(await this.summarize(input)));
     const number = ++this.remembered.foldCount;
@@ -227,6 +228,7 @@ export class Compactor {
       number,
       transcript,
       backoff: this.remembered.backoff,
+      budget: this.options.planning.budget,
       count: async (inserted) => (await this.count(inserted, format)).map((k) => this.remembered.counts[k] ?? 0),
       measure: ({ folded }) =>
         applyCalibration(
@@ -259,6 +261,7 @@ export class Compactor {
     this.matcher.remember(hash, memory.prefix);
     this.remembered.memory = { prefixLen: memory.prefixLen, prefixHash: hash, output: memory.output };
     this.remembered.calibration = calibration;
+    this.remembered.ledger = outcome.ok ? (outcome.carry ?? null) : null;
     return { folded, decision: `folded: ${plan.reason}`, report };
   }
 
@@ -360,5 +363,5 @@ function outcomeOf(result: Awaited<ReturnType<Summarize>>): SummaryOutcome {
     ? { kind: 'items' as const, items: result.items }
     : { kind: 'text' as const, text: result.text ?? '' };
   const identifiers = { kept: result.retention.kept, total: result.retention.total };
-  return { ok: true, summary, identifiers, ...common };
+  return { ok: true, summary, identifiers, ...(result.carry ? { carry: result.carry } : {}), ...common };
 }

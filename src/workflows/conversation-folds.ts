@@ -450,6 +450,7 @@ export class ConversationFolds {
       heartbeatMs: this.limits.summarizeHeartbeatIntervalMs,
       ...(system.length > 0 ? { system } : {}),
       ...(focus ? { focus } : {}),
+      ...(s.ledger ? { ledger: s.ledger } : {}),
     };
     const run =
       which === 'model'
@@ -497,6 +498,7 @@ export class ConversationFolds {
       transcript,
       layout,
       backoff: s.backoff,
+      budget: s.settings.budget,
       count: async (inserted) =>
         (await local.countTokens({ model: s.settings.model, format: s.format!, messages: inserted })).counts,
       measure,
@@ -509,6 +511,7 @@ export class ConversationFolds {
     let uids: string[] | null = null;
     if (done.applied) {
       uids = this.state.commitFold(done.applied, number, calibration);
+      this.state.carryLedger(outcome.ok ? (outcome.carry ?? null) : null);
       this.foldedThisRun = true;
     }
     this.state.recordFold(done.record, {
@@ -625,6 +628,6 @@ export function outcomeOf(r: SummarizeFoldResult): SummaryOutcome {
     ...(r.requestDigest !== undefined ? { requestDigest: r.requestDigest } : {}),
   };
   return r.ok
-    ? { ok: true, summary: r.summary, identifiers: r.identifiers, ...common }
+    ? { ok: true, summary: r.summary, identifiers: r.identifiers, ...(r.carry ? { carry: r.carry } : {}), ...common }
     : { ok: false, error: r.error, nonRetryable: true, ...common };
 }

@@ -8,6 +8,7 @@ import { applyTruncate } from '../core/fold/apply';
 import type { BackoffMemory } from '../core/fold/backoff';
 import { emptyHotPaths, noteTurn, readsIn } from '../core/fold/hot-paths';
 import type { FoldRecord } from '../core/fold/fold-record';
+import type { CarriedLedger } from '../core/fold/state-ledger/carried-check';
 import { detectFormat } from '../core/messages/detect';
 import { currentFormatName } from '../core/messages/format-name';
 import { upgradesToResponses } from '../core/messages/format-upgrade';
@@ -372,6 +373,11 @@ export class ConversationState {
     this.data.sent = [];
     this.data.calibration = calibration;
     return uids;
+  }
+
+  /** Keeps the state ledger of the fold just committed (`null`: the next fold reads it from the summary). */
+  carryLedger(ledger: CarriedLedger | null): void {
+    this.data.ledger = ledger;
   }
 
   /** The next fold's number (numbers every fold attempt, applied or not, in order). */

@@ -20,6 +20,7 @@ import type { FoldLayout } from '../core/fold/layout';
 import { prefixHash } from '../core/hash';
 import type { Transcript, Usage } from '../core/messages/types';
 import type { FoldPlan } from '../core/plan';
+import type { CarriedLedger } from '../core/fold/state-ledger/carried-check';
 
 /** What every summarizer answer carries, successful or not. */
 interface OutcomeUsage {
@@ -33,7 +34,13 @@ interface OutcomeUsage {
 
 /** The summarizer's answer to one fold, or why there is none. Plain JSON. */
 export type SummaryOutcome =
-  | (OutcomeUsage & { ok: true; summary: FoldSummary; identifiers: { kept: number; total: number } | null })
+  | (OutcomeUsage & {
+      ok: true;
+      summary: FoldSummary;
+      identifiers: { kept: number; total: number } | null;
+      /** The fold's merged state ledger, bound to `summary`, to carry to the next fold (absent: read it from the text). */
+      carry?: CarriedLedger;
+    })
   | (OutcomeUsage & {
       ok: false;
       error: FoldError;
@@ -163,6 +170,8 @@ export interface CompleteFoldInput {
   build?: (summary: FoldSummary) => unknown[];
   /** A last check of the folded context's size: a reason not to apply it, or `null` to apply. */
   accept?: (tokensAfter: number) => string | null;
+  /** The context's budget: a folded context still over it is said so in the record (`overBudget`). @default none */
+  budget?: number;
   /** Record facts of background folds. */
   fallback?: boolean;
   replaces?: number | null;
@@ -230,6 +239,9 @@ export async function completeFold(input: CompleteFoldInput): Promise<FoldComple
       output: outcome.summary.kind,
       droppedCount: plan.dropped.length,
       tokensAfter,
+      ...(input.budget !== undefined && tokensAfter > input.budget
+        ? { overBudget: { budget: input.budget, by: tokensAfter - input.budget } }
+        : {}),
       error: null,
       identifiers: outcome.identifiers,
       firstKept:

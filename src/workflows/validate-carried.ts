@@ -6,6 +6,7 @@
 import { show } from '../contract/validate-plan';
 import { formatNamed } from '../core/messages/format-name';
 import { defaultLimits, defaultSettings, mergeLimits, mergeSettings } from '../contract/settings';
+import { carriedLedgerProblem } from '../core/fold/state-ledger/carried-check';
 import type { CarriedState } from './carried-state';
 
 type Problem = string | undefined;
@@ -139,7 +140,10 @@ export function checkCarried(value: unknown, conversationId: string): CarriedSta
     listProblem(value.sent, 'carried.sent', sentProblem) ??
     hotPathsProblem(value.hotPaths) ??
     nullableObject(value.pendingFold, 'carried.pendingFold') ??
-    listProblem(value.turnReads, 'carried.turnReads', stringAt);
+    listProblem(value.turnReads, 'carried.turnReads', stringAt) ??
+    (value.ledger === undefined || value.ledger === null
+      ? undefined
+      : carriedLedgerProblem(value.ledger, 'carried.ledger'));
   if (problem) throw new Error(problem);
   return value as unknown as CarriedState;
 }

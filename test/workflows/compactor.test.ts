@@ -9,6 +9,7 @@ import type { AgentLoopInput, AgentLoopResult, AgentStep } from '../../src/workf
 import { foldedMemory, PrefixMatcher, viewOf } from '../../src/workflows/compactor-memory';
 import { initialCompactorState, parseCompactorState } from '../../src/workflows/compactor-state';
 import { prefixHash } from '../../src/core/hash';
+import { summaryKey } from '../../src/core/fold/state-ledger';
 import type { SummarizerProfiles } from '../../src/summarizers/profiles';
 import { useOpenAIServer } from '../support/openai-server';
 import { TEST_CHAT_PROFILE, testProfiles } from '../support/profiles';
@@ -33,7 +34,12 @@ const isSummary = (m: unknown): boolean => {
 function countingActivities(env: Record<string, string> = {}, profiles?: SummarizerProfiles) {
   const countTokens = createCountTokensActivity();
   const summarize = createSummarizeActivity({ env, ...(profiles ? { profiles } : {}) });
-  const calls = { countTokens: 0, counted: 0, summarize: 0 };
+  const calls = {
+    countTokens: 0,
+    counted: 0,
+    summarize: 0,
+    summaries: [] as { input: SummarizeInput; output: Awaited<ReturnType<typeof summarize>> }[],
+  };
   return {
     calls,
     activities: {
@@ -44,7 +50,9 @@ function countingActivities(env: Record<string, string> = {}, profiles?: Summari
       },
       async summarize(input: SummarizeInput) {
         calls.summarize++;
-        return summarize(input);
+        const output = await summarize(input);
+        calls.summaries.push({ input, output });
+        return output;
       },
     },
   };
@@ -156,6 +164,26 @@ describe('the embeddable compactor', function () {
     assert.deepEqual(JSON.parse(JSON.stringify(result.state)), result.state, 'the state is plain JSON');
   });
 
+  it('carries the state ledger of each fold to the next, across the caller’s continue-as-new', async () => {
+    const steps: AgentStep[] = [{ append: [system, user(0)] }, ...turns(1, 12)];
+    const { result, calls } = await runLoop({ steps, turnsPerRun: 3, compactor: { budget: 2000, format: 'chat' } });
+    const [first, second] = calls.summaries;
+    assert.ok(first && second, `expected two folds, got ${calls.summaries.length}`);
+    assert.equal(first.input.ledger, undefined, 'the first fold has nothing to carry');
+    assert.ok(first.output.ok && first.output.carry, 'a fold returns its ledger');
+    assert.equal(first.output.carry.summaryKey, summaryKey(first.output.text!));
+    assert.deepEqual(second.input.ledger, first.output.carry, 'the next fold merges it');
+    const foldRuns = result.log.filter((t) => t.report.fold).map((t) => t.run);
+    assert.ok(foldRuns.length >= 2 && foldRuns[0] !== foldRuns[1], `folds in runs ${foldRuns.join(', ')}`);
+    const last = calls.summaries[calls.summaries.length - 1]!.output;
+    assert.ok(last.ok);
+    assert.deepEqual(result.state.ledger, last.carry, 'the state holds the last fold’s ledger');
+    assert.equal(
+      result.state.ledger!.summaryKey,
+      summaryKey((result.lastContext.find(isSummary) as { content: string }).content)
+    );
+  });
+
   it('calibrates its estimate by the input tokens the provider reports', async () => {
     const steps: AgentStep[] = [
       { append: [system, user(0)], reportedInputTokens: 5000 },
@@ -248,5 +276,8 @@ describe('compactor memory and state (pure)', () => {
     assert.deepEqual(parseCompactorState(JSON.parse(JSON.stringify(s))), s);
     assert.throws(() => parseCompactorState({ ...s, counts: { k: -1 } }), /'counts'/);
     assert.throws(() => parseCompactorState({ v: 2 }), /'v'/);
+    const ledger = { summaryKey: 'c'.repeat(64), ledger: { entries: [{ kind: 'rule', text: 'Never.', seq: null }] } };
+    assert.deepEqual(parseCompactorState({ ...s, ledger }).ledger, ledger);
+    assert.throws(() => parseCompactorState({ ...s, ledger: { ...ledger, summaryKey: 'nope' } }), /ledger\.summaryKey/);
   });
 });

@@ -43,6 +43,11 @@ export interface EvictOptions {
    * injected into tool output, not the output itself, and a summarizer must still see them. @default false
    */
   keepReminders?: boolean;
+  /**
+   * Results of at most this many characters stay verbatim whatever their age: a short result is what a summary keeps
+   * whole (a status, a value, a policy line), and its pointer would save a few tokens. @default 0 (none)
+   */
+  keepShorterThan?: number;
 }
 
 const REMINDER_BLOCK = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
@@ -104,7 +109,8 @@ export function evictStaleToolResults(transcript: Transcript, options: EvictOpti
     const pointer = pointerFor(a ? items[a.itemIndex]?.calls[a.callIndex] : undefined);
     const reminders = options.keepReminders ? (item.text.match(REMINDER_BLOCK) ?? []) : [];
     const text = [pointerText(pointer), ...reminders].join('\n');
-    if (item.text.length > text.length) candidates.push({ item, pointer, text });
+    if (item.text.length > text.length && item.text.length > (options.keepShorterThan ?? 0))
+      candidates.push({ item, pointer, text });
   }
 
   const superseded = supersededReads(candidates);

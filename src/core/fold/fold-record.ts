@@ -88,6 +88,12 @@ export interface FoldRecord {
    * the summary text under it (`inspect --summaries`). Absent when no summarizer answered, and in older records.
    */
   requestDigest?: string;
+  /**
+   * Set when the folded context is still over the budget: what a fold must keep (the instructions, pinned messages,
+   * the last turn, the summary's rules and task) does not fit in it. `by` is how many tokens over. Absent: it fits
+   * (or the caller gave no budget).
+   */
+  overBudget?: { budget: number; by: number };
 }
 
 /** Thrown by {@link parseFoldRecord} for data that is not a fold record; the message names the first bad field. */
@@ -146,6 +152,11 @@ export function parseFoldRecord(value: unknown): FoldRecord {
     'requestDigest',
     (v) => v === undefined || (typeof v === 'string' && /^[0-9a-f]{64}$/.test(v)),
     '64 lowercase hex characters when present'
+  );
+  need(
+    'overBudget',
+    (v) => v === undefined || (isObject(v) && isCount(v.budget) && isCount(v.by)),
+    '{budget, by} when present'
   );
   need('startedAt', Number.isFinite, 'a number');
   need('finishedAt', Number.isFinite, 'a number');

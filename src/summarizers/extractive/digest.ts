@@ -10,6 +10,7 @@
  */
 import type { Item } from '../../core/messages/types';
 import { buildFoldLedger, fitLedger } from '../../core/fold/state-ledger';
+import type { CarriedLedger, StateLedger } from '../../core/fold/state-ledger';
 import { actionLine, collectActions } from './actions';
 import type { Count } from './fit';
 import { clipToTokens, takeWithin } from './fit';
@@ -33,6 +34,8 @@ export interface DigestOptions {
    * most `FOCUS_SHARE` of `maxTokens`), and narrative lines mentioning them are kept before the others.
    */
   focus?: string;
+  /** The ledger carried from the last fold (see `buildFoldLedger`). */
+  state?: CarriedLedger;
   count: Count;
 }
 
@@ -85,6 +88,15 @@ function newest(
  * @returns the summary text ("" when the items hold nothing to summarise), at most `maxTokens` by `count`
  */
 export function buildDigest(items: readonly Item[], options: DigestOptions): string {
+  return writeDigest(items, options).text;
+}
+
+/**
+ * {@link buildDigest}, with the merged ledger it printed from (every entry whole: what a caller with state carries).
+ *
+ * @returns the summary text and the ledger
+ */
+export function writeDigest(items: readonly Item[], options: DigestOptions): { text: string; ledger: StateLedger } {
   const { count, maxTokens } = options;
   const argClip = options.actionArgClip ?? 120;
   const positions = items.map((_, i) => i).filter((i) => items[i]!.role !== 'instructions');
@@ -93,7 +105,7 @@ export function buildDigest(items: readonly Item[], options: DigestOptions): str
   const known = (seqs ?? []).filter((s): s is number => s !== null);
   const range = known.length > 0 ? ` (archive #${Math.min(...known)}–#${Math.max(...known)})` : '';
   const header = `Extractive summary of ${folded.length} earlier message(s)${range}, written by code without a model.`;
-  const { ledger, carried } = buildFoldLedger(folded, seqs);
+  const { ledger, carried } = buildFoldLedger(folded, seqs, options.state);
 
   const join = (parts: readonly string[]): string => parts.filter((p) => p).join('\n\n');
   const focused = options.focus
@@ -101,15 +113,15 @@ export function buildDigest(items: readonly Item[], options: DigestOptions): str
     : '';
   const fitted = fitLedger(ledger, {
     maxTokens: maxTokens - count(header) - 2 - (focused ? count(focused) + 2 : 0),
-    // What tool results showed and the assistant found takes at most half the summary's usual size.
-    softTokens: Math.floor(Math.min(options.narrativeTokens ?? maxTokens, maxTokens) / 2),
+    // What tool results showed and the assistant found takes at most three quarters of the summary's usual size.
+    softTokens: Math.floor((3 * Math.min(options.narrativeTokens ?? maxTokens, maxTokens)) / 4),
     ...(options.taskTokens !== undefined ? { taskTokens: options.taskTokens } : {}),
     count,
   });
   const core = join([header, fitted.task, focused, fitted.body]);
-  if (count(core) > maxTokens) return clipToTokens(core, maxTokens, count);
+  if (count(core) > maxTokens) return { text: clipToTokens(core, maxTokens, count), ledger };
   // The narrative is the first thing to go: none at all once the task or an entry had to be shortened.
-  if (fitted.pointers > 0 || fitted.dropped > 0 || !fitted.taskWhole) return core;
+  if (fitted.pointers > 0 || fitted.dropped > 0 || !fitted.taskWhole) return { text: core, ledger };
 
   // The narrative fills the summary up to the narrative cap (the summary's usual size), newest first: notes half,
   // actions the rest, carried lines last. A ledger larger than that cap leaves it no room.
@@ -133,5 +145,5 @@ export function buildDigest(items: readonly Item[], options: DigestOptions): str
   // Token counts of joined text can exceed the sum of its parts by a little: drop narrative sections until it fits.
   while (count(join(parts)) > maxTokens && parts.length > 1) parts = parts.slice(0, -1);
   const text = join(parts);
-  return folded.length > 0 ? text : '';
+  return { text: folded.length > 0 ? text : '', ledger };
 }

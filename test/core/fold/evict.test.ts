@@ -225,6 +225,25 @@ describe('core/fold/evict', () => {
     );
   });
 
+  it('keepShorterThan: a short result stays verbatim whatever its age (what the state ledger keeps, it must see)', () => {
+    const status = `Service checkout-api: 14 replicas running in eu-west-1, ${'healthy '.repeat(12)}`.trim();
+    const { messages, transcript } = session([
+      { name: 'status', args: { service: 'checkout-api' }, output: status },
+      rg('b'),
+      rg('c'),
+    ]);
+    const results = resultIndices(messages);
+    const without = evictStaleToolResults(transcript, { keepRecent: 1 }).offloaded.map((o) => o.index);
+    assert.deepEqual(without, results.slice(0, 2), 'by age alone the status line goes');
+    const { raws, offloaded } = evictStaleToolResults(transcript, { keepRecent: 1, keepShorterThan: 300 });
+    assert.ok((messages[results[1]!]!.content as string).length > 300, 'the search output is long');
+    assert.deepEqual(
+      offloaded.map((o) => o.index),
+      [results[1]]
+    );
+    assert.equal(raws[results[0]!], messages[results[0]!]);
+  });
+
   it('reports what each offload saved', () => {
     const { messages, transcript } = session([rg('a'), rg('b')]);
     const tokens = messages.map((_, i) => i * 10);

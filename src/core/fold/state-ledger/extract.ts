@@ -45,7 +45,7 @@ const AIM =
 // A statement worth keeping as what was seen or found: it has a value (a digit, a path, an id, a quoted name).
 const HAS_VALUE = /\d|[/@_#]|`[^`]+`/;
 /** Tool results up to this many characters are kept whole as what was seen (when they hold a value). */
-const OBSERVATION_CHARS = 300;
+export const OBSERVATION_CHARS = 300;
 const BOUND_KINDS: ReadonlySet<EntryKind> = new Set(['rule', 'constraint', 'preference', 'goal', 'decision']);
 
 /**

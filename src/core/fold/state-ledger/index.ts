@@ -2,8 +2,8 @@
  * The state ledger carried across folds (pure, deterministic): the ledger a previous summary printed is read back and
  * merged whole with what the newly folded messages say, so nothing older than one fold is lost to a header line.
  */
-import { SUMMARY_MARKER } from '../../messages/summary-marker';
 import type { Item } from '../../messages/types';
+import { summaryBody, summaryKey, type CarriedLedger } from './carried';
 import { cleanCalls, extractLedger } from './extract';
 import { mergeLedgers } from './merge';
 import { parseLedger } from './parse';
@@ -16,8 +16,11 @@ export { asPointer, pointerText } from './pointer-entry';
 export { fitLedger, entryTier } from './priority';
 export type { FitLedgerOptions, FittedLedger } from './priority';
 export { parseLedger } from './parse';
+export { boundLedger, summaryBody, summaryKey } from './carried';
+export { carriedLedgerProblem } from './carried-check';
+export type { CarriedLedger } from './carried';
 export { addEntry, mergeLedgers, supersedes } from './merge';
-export { extractLedger } from './extract';
+export { extractLedger, OBSERVATION_CHARS } from './extract';
 export { appendMissing, keepsEntry, MISSING_HEADING } from './check';
 export type { AppendMissingOptions, AppendMissingResult } from './check';
 
@@ -28,25 +31,26 @@ export interface FoldLedger {
   carried: string[];
 }
 
-/** The body of a summary item: its marker line (`[Summary of the earlier conversation: …]`) is not content. */
-export function summaryBody(text: string): string {
-  const t = text.trim();
-  return t.startsWith(SUMMARY_MARKER) ? t.slice(t.indexOf('\n') + 1 || t.length).trim() : t;
-}
-
 /**
  * Builds the ledger of the items being folded: earlier summaries' ledgers, merged with the entries of the new items.
  *
  * @param seqs archive sequence number of each item, by position
+ * @param state the ledger the caller carried from its last fold: merged whole in place of the ledger printed in the
+ *   summary it belongs to (that summary's text is then read for its narrative only)
  * @returns the merged ledger and the carried narrative
  */
-export function buildFoldLedger(items: readonly Item[], seqs?: readonly (number | null)[]): FoldLedger {
+export function buildFoldLedger(
+  items: readonly Item[],
+  seqs?: readonly (number | null)[],
+  state?: CarriedLedger
+): FoldLedger {
   let previous: StateLedger = { entries: [] };
   const carried: string[] = [];
   for (const item of items) {
     if (item.role !== 'summary' || !item.text.trim()) continue;
     const parsed = parseLedger(summaryBody(item.text));
-    previous = mergeLedgers(previous, parsed.ledger, { cleanCalls: new Set(), assistantSpoke: false });
+    const own = state !== undefined && summaryKey(item.text) === state.summaryKey ? state.ledger : parsed.ledger;
+    previous = mergeLedgers(previous, own, { cleanCalls: new Set(), assistantSpoke: false });
     carried.push(...parsed.narrative);
   }
   const positions = items.map((_, i) => i).filter((i) => items[i]!.role !== 'summary');

@@ -11,7 +11,15 @@ const norm = (t: string): string => t.toLowerCase().replace(/\s+/g, ' ').trim();
 // Kinds that say what a value is: the wording picks one of them ("Keep the batch under 200." is a limit, "The batch
 // size is 350 now." a fact, "let's switch the keys to camelCase" a decision), so an update may come in another one.
 // Rules, goals, questions and errors are only ever replaced by their own kind.
-const VALUE_KINDS: ReadonlySet<EntryKind> = new Set(['fact', 'constraint', 'said', 'preference', 'decision']);
+const VALUE_KINDS: ReadonlySet<EntryKind> = new Set([
+  'fact',
+  'constraint',
+  'said',
+  'preference',
+  'decision',
+  'goal',
+  'observation',
+]);
 
 /** @returns whether entries of these kinds may replace one another: the same kind, or both stated values */
 function sameKind(a: EntryKind, b: EntryKind): boolean {
@@ -82,6 +90,7 @@ export function addEntry(entries: readonly LedgerEntry[], e: LedgerEntry): Ledge
   const replaced = entries.filter((x) => supersedes(e, x));
   if (replaced.length === 0) return [...entries, e];
   const last = replaced[replaced.length - 1]!;
-  const added = e.kind === 'decision' ? { ...e, was: last.text } : e;
+  // A replaced decision is named by its archive number, not restated: its old value in the context is a trap.
+  const added = e.kind === 'decision' && last.seq !== null ? { ...e, was: `#${last.seq}` } : e;
   return [...entries.filter((x) => !replaced.includes(x)), added];
 }

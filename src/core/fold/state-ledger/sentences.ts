@@ -50,6 +50,16 @@ export function statementValues(text: string): string[] {
 }
 
 /**
+ * A word without its inflection, so that "deploys", "deployed", "deploying" and "deployment" are one subject word
+ * (a light suffix strip: the stem keeps at least four letters).
+ *
+ * @returns the stem
+ */
+export function stem(w: string): string {
+  return w.replace(/(?<=[a-z]{4})(?:ments?|ings?|ed|es|s)$/, '').replace(/(?<=[a-z]{3})s$/, '');
+}
+
+/**
  * The subject words of a statement: lower-cased content words that are not values and not stop words. Two
  * statements about the same thing with different values share them whatever the word order ("the deploy window is
  * Tuesday" / "Thursday is the deploy window now").
@@ -62,7 +72,7 @@ export function subjectWords(text: string): string[] {
   for (const raw of text.toLowerCase().split(/[^a-z0-9_'’-]+/)) {
     const w = raw.replace(/^['’-]+|['’-]+$/g, '');
     if (w.length < 3 || STOP.has(w) || values.has(w) || /\d/.test(w)) continue;
-    words.add(w.replace(/(?<=[a-z]{3})s$/, ''));
+    words.add(stem(w));
   }
   return [...words].sort();
 }

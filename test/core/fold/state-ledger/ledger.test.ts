@@ -11,6 +11,7 @@ import {
   fitLedger,
   KIND_ORDER,
   supersedes,
+  mergeLedgers,
 } from '../../../../src/core/fold/state-ledger';
 import type { LedgerEntry, StateLedger } from '../../../../src/core/fold/state-ledger';
 import { normalize } from '../../../../src/core/messages/normalize';
@@ -191,6 +192,33 @@ describe('core/fold/state-ledger', () => {
       assert.ok(!supersedes({ kind: 'said', text: 'The tables stay in Plotly for now.', seq: 11 }, plotly));
       const cap = { kind: 'constraint' as const, text: 'Keep the batch size under 200.', seq: 5 };
       assert.ok(supersedes(fact('The batch size is 350 now.', 6), cap));
+    });
+
+    it('replaces a goal or what a tool showed by a later value of its subject, and reads inflected words as one subject', () => {
+      const goal = { kind: 'goal' as const, text: 'Finish the quarterly report by Friday.', seq: 3 };
+      assert.ok(supersedes(fact('The quarterly report deadline moved to Monday.', 4), goal));
+      const seen = { kind: 'observation' as const, text: 'run(ref) → Replica lag on db-eu-2: 40 seconds', seq: 5 };
+      assert.ok(
+        supersedes({ kind: 'observation', text: 'run(ref) → Replica lag on db-eu-2: 3 seconds', seq: 6 }, seen)
+      );
+      const rule = { kind: 'rule' as const, text: 'Never run deploys from laptops outside the VPN.', seq: 1 };
+      assert.ok(
+        !supersedes(fact('Deployment from the VPN laptops is fine since 2024.', 2), rule),
+        'rules only by rules'
+      );
+      assert.ok(supersedes(fact('Our deployment happens at 16:00.', 8), fact('The deploy happens at 14:00.', 7)));
+    });
+
+    it('a replaced decision names the replaced one by its archive number instead of restating its value', () => {
+      const merged = mergeLedgers(
+        { entries: [{ kind: 'decision', text: 'We decided to go with Redis 6 for the cache.', seq: 4 }] },
+        { entries: [{ kind: 'decision', text: 'We decided to go with Redis 7 for the cache instead.', seq: 9 }] },
+        { cleanCalls: new Set(), assistantSpoke: false }
+      );
+      assert.deepEqual(merged.entries, [
+        { kind: 'decision', text: 'We decided to go with Redis 7 for the cache instead.', seq: 9, was: '#4' },
+      ]);
+      assert.ok(!renderLedger(merged).includes('Redis 6'), renderLedger(merged));
     });
 
     it('does not replace a statement about another subject, a repeat, or one without a value', () => {
