@@ -107,6 +107,7 @@ export interface SummarizeRequest {
    * the extractive digest lists the narrative lines that mention its words first.
    */
   focus?: string;
+  /**
    * The state ledger the caller carried from its last fold (the `carry` of its result): merged whole in place of the
    * ledger printed in that fold's summary, when the summary is in `messages` unchanged. @default read from the summary
    */
