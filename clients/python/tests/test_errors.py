@@ -102,7 +102,7 @@ async def test_bad_settings_fail_the_first_call_and_leave_the_id_free(client: Cl
     with pytest.raises(ConversationUpdateError) as refused:
         await conv.prepare([{"role": "user", "content": "hello"}])
     assert refused.value.type == "InvalidStart" and refused.value.stored is False
-    assert "budget must be an integer from 256 to 300000, got -5" in str(refused.value)
+    assert "budget must be an integer from 256 to 1000000, got -5" in str(refused.value)
     fixed = ConversationClient(client, cid, worker.task_queue, settings={"budget": 4000})
     prepared = await fixed.prepare([{"role": "user", "content": "hello"}])
     assert prepared.budget == 4000 and prepared.messages == [{"role": "user", "content": "hello"}]
