@@ -14,7 +14,9 @@ import type { FormatAdapter } from './format-adapter';
 import { resultIdFields } from './pair';
 import { contentText, isMarkedSummary, markedSummaryTextPart, notRunText, replaceContentText } from './text';
 import type { Item, ToolCall } from './types';
-import { TranscriptValidationError, describe, expectRecord, isRecord, requireString } from './validate';
+import { TranscriptValidationError, describe, expectRecord, expectRole, isRecord, requireString } from './validate';
+
+const AI_SDK_ROLES = ['system', 'user', 'assistant', 'tool'] as const;
 
 /** An AI SDK model message; fields this engine does not read are carried along untouched. */
 export type AiSdkMessage = Record<string, unknown> & { role: string };
@@ -156,16 +158,7 @@ export const aiSdkAdapter: FormatAdapter<AiSdkMessage> = {
 
   toItem(raw: unknown, index: number): Item<AiSdkMessage> {
     const msg = expectRecord(raw, index);
-    const role = msg.role;
-    if (role === undefined) throw new TranscriptValidationError(index, "missing field 'role'", 'missing-role');
-    if (role !== 'system' && role !== 'user' && role !== 'assistant' && role !== 'tool') {
-      const found = typeof role === 'string' ? `'${role}'` : describe(role);
-      throw new TranscriptValidationError(
-        index,
-        `unknown role ${found} (AI SDK: system, user, assistant, tool)`,
-        'unknown-role'
-      );
-    }
+    const role = expectRole(msg, index, AI_SDK_ROLES, 'AI SDK: system, user, assistant, tool');
     if (msg.providerOptions !== undefined && !isRecord(msg.providerOptions)) {
       throw new TranscriptValidationError(
         index,

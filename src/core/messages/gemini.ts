@@ -11,7 +11,9 @@ import type { FormatAdapter } from './format-adapter';
 import { resultIdFields } from './pair';
 import { isMarkedSummary, markedSummaryText, notRunText } from './text';
 import type { Item, ToolCall } from './types';
-import { TranscriptValidationError, describe, expectRecord, isRecord, requireString } from './validate';
+import { TranscriptValidationError, describe, expectRecord, expectRole, isRecord, requireString } from './validate';
+
+const GEMINI_ROLES = ['user', 'model', 'system'] as const;
 
 /** A Gemini content (or the conversation's system element); other fields are carried along untouched. */
 export type GeminiContent = Record<string, unknown> & { role: string; parts: unknown[] };
@@ -206,16 +208,7 @@ export const geminiAdapter: FormatAdapter<GeminiContent> = {
 
   toItem(raw: unknown, index: number): Item<GeminiContent> {
     const msg = expectRecord(raw, index);
-    const role = msg.role;
-    if (role === undefined) throw new TranscriptValidationError(index, "missing field 'role'", 'missing-role');
-    if (role !== 'user' && role !== 'model' && role !== 'system') {
-      const found = typeof role === 'string' ? `'${role}'` : describe(role);
-      throw new TranscriptValidationError(
-        index,
-        `unknown role ${found} (Gemini: user, model; system for the system instruction)`,
-        'unknown-role'
-      );
-    }
+    const role = expectRole(msg, index, GEMINI_ROLES, 'Gemini: user, model; system for the system instruction');
     return { index, ...readParts(msg, role, index), raw: msg as GeminiContent };
   },
 

@@ -49,6 +49,26 @@ export function expectRecord(raw: unknown, index: number): Record<string, unknow
 }
 
 /**
+ * The element's `role`, which must be one of `roles`.
+ * @returns the role.
+ * @throws TranscriptValidationError `missing-role` when it is absent; `unknown-role` naming it and `hint` otherwise.
+ */
+export function expectRole<R extends string>(
+  msg: Record<string, unknown>,
+  index: number,
+  roles: readonly R[],
+  hint: string
+): R {
+  const role = msg.role;
+  if (role === undefined) throw new TranscriptValidationError(index, "missing field 'role'", 'missing-role');
+  if (typeof role !== 'string' || !(roles as readonly string[]).includes(role)) {
+    const found = typeof role === 'string' ? `'${role}'` : describe(role);
+    throw new TranscriptValidationError(index, `unknown role ${found} (${hint})`, 'unknown-role');
+  }
+  return role as R;
+}
+
+/**
  * A field that must be a string when present.
  * @returns the string, or undefined when the field is absent (or null, when `nullable`).
  * @throws TranscriptValidationError (`wrong-type`) for any other value.
