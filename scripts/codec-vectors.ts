@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { AesGcmPayloadCodec } from '../src/codec/aes-gcm-codec';
-import { readCodecKeys } from '../src/codec/keys';
+import { readCodecKeys } from '../src/config/encryption-keys';
 
 /** A payload as JSON: metadata values and data in base64. */
 export interface PayloadJson {

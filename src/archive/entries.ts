@@ -25,8 +25,11 @@ export interface PreparedEntry {
 export interface StoredHead {
   seq: number;
   revision: number;
+  /** As stored: the content hash, or its HMAC when the row is encrypted (`keyId` set). */
   hash: string;
   body?: string;
+  /** The key the row is encrypted with; `null` (or absent) for a plaintext row. */
+  keyId?: string | null;
 }
 
 /**
@@ -111,8 +114,13 @@ export function prepareEntries(kind: EntryKind, firstSeq: unknown, values: unkno
     const bytes = Buffer.byteLength(body, 'utf8');
     if (bytes > MAX_ENTRY_BYTES)
       throw new ArchiveInputError(`${kind} ${seq} is ${bytes} bytes of JSON; at most ${MAX_ENTRY_BYTES} are stored`);
-    return { seq, hash: createHash('sha256').update(canonical, 'utf8').digest('hex'), body };
+    return { seq, hash: contentHash(canonical), body };
   });
+}
+
+/** @returns the SHA-256 (hex) of a value's canonical JSON: its content hash. */
+export function contentHash(canonical: string): string {
+  return createHash('sha256').update(canonical, 'utf8').digest('hex');
 }
 
 /**
@@ -150,9 +158,14 @@ function finishedAt(body: string | undefined): number | undefined {
  * hash it gets the next revision; a free number is inserted. A fold record older (by `finishedAt`, its workflow
  * task's time) than the current one is kept as a superseded revision and the current one stays: it is the late write
  * of a task that timed out (its worker lost the database for a while), while the later task's record is the one the
- * conversation applied. Fold heads must carry their body.
+ * conversation applied. Fold heads must carry their body (plaintext). `same` says whether an entry's content is what
+ * a head holds (by default: equal hashes).
  */
-export function planWrite(entries: readonly PreparedEntry[], heads: readonly StoredHead[]): WritePlan {
+export function planWrite(
+  entries: readonly PreparedEntry[],
+  heads: readonly StoredHead[],
+  same: (entry: PreparedEntry, head: StoredHead) => boolean = (entry, head) => entry.hash === head.hash
+): WritePlan {
   const byNumber = new Map(heads.map((h) => [h.seq, h]));
   const plan: WritePlan = {
     inserts: [],
@@ -165,7 +178,7 @@ export function planWrite(entries: readonly PreparedEntry[], heads: readonly Sto
     if (!head) {
       plan.inserts.push(entry);
       plan.outcome.stored++;
-    } else if (head.hash === entry.hash) {
+    } else if (same(entry, head)) {
       plan.outcome.unchanged++;
     } else if ((finishedAt(entry.body) ?? Infinity) < (finishedAt(head.body) ?? -Infinity)) {
       plan.stale.push({ ...entry, revision: head.revision + 1 });

@@ -10,8 +10,15 @@
  * - `archive_superseded`: older revisions, moved there in the same transaction that stores the newer one.
  * - `fold_summaries` (version 3): each fold's summary text by the digest of its summarizer request, which the fold
  *   record carries as `requestDigest`; `ordinal` keeps the order they were first stored in.
+ * - `key_id` (version 4) on every table holding bodies or search words: the key a row is encrypted with
+ *   (`archive.encrypt`, `cipher.ts`); NULL for a plaintext row, so rows written before encryption was on still read.
  */
 import { searchIndexMigration } from './search-migration';
+
+/** Version 4, the same in both dialects: a nullable key id beside every body and every row of search words. */
+const encryptionKeyColumns = ['archive_entries', 'archive_superseded', 'fold_summaries', 'archive_search']
+  .map((table) => `ALTER TABLE ${table} ADD COLUMN key_id TEXT;`)
+  .join('\n');
 
 /** One schema change. */
 export interface Migration {
@@ -96,6 +103,12 @@ export const migrations: readonly Migration[] = [
         stored_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (workflow_id, digest)
       );`,
+  },
+  {
+    version: 4,
+    name: 'key id of encrypted rows',
+    sqlite: encryptionKeyColumns,
+    postgres: encryptionKeyColumns,
   },
 ];
 

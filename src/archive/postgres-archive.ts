@@ -1,5 +1,5 @@
 import { Pool, type PoolClient } from 'pg';
-import { parseFoldRecord, type FoldRecord } from '../core/fold/fold-record';
+import type { FoldRecord } from '../core/fold/fold-record';
 import {
   ArchiveConfigError,
   ArchiveError,
@@ -23,13 +23,13 @@ import {
   checkNoGap,
   checkNumber,
   checkSeqs,
-  parseBody,
-  planWrite,
   prepareEntries,
   type PreparedEntry,
 } from './entries';
+import type { ArchiveCipher } from './cipher';
 import { pendingMigrations, schemaVersionTable } from './migrations';
-import { checkSearch, paddedTerm, searchRows, type SearchRow } from './search-index';
+import { checkSearch, mergeMatches, paddedTerm, searchRows, searchVariants, type SearchRow } from './search-index';
+import { SealedRows, type SealedEntry, type SealedSummary } from './sealed-rows';
 import { missingSeqs, orderAsAsked } from './read-order';
 import { checkSummary } from './summaries';
 
@@ -48,17 +48,15 @@ export interface PostgresArchiveOptions {
    * lightened messages. @default false
    */
   readOnly?: boolean;
+  /** Encrypts what it writes and opens encrypted rows (`archive.encrypt`); without it, writes are plain. */
+  cipher?: ArchiveCipher;
 }
 
 /** Any fixed number: the advisory lock two workers starting at once take around the migrations. */
 const MIGRATION_LOCK = 7_314_052_118;
 
-interface EntryRow {
-  seq: string;
-  revision: number;
-  hash: string;
-  body: string;
-}
+/** A row as `pg` returns it (bigint as a string). */
+type EntryRow = Omit<SealedEntry, 'seq'> & { seq: string };
 
 /**
  * The shared archive for several workers: PostgreSQL through `pg`. Each write is one transaction holding an advisory
@@ -69,11 +67,17 @@ interface EntryRow {
 export class PostgresArchive implements ConversationArchive {
   readonly driver = 'postgres';
   private closed = false;
+  private readonly rows: SealedRows;
+  /** `key_id`, or `NULL` for a reader of a database written before the column existed (schema version 4). */
+  private keyId = 'key_id';
 
   private constructor(
     private readonly pool: Pool,
-    private readonly retry: RetryOptions
-  ) {}
+    private readonly retry: RetryOptions,
+    private readonly cipher: ArchiveCipher | undefined
+  ) {
+    this.rows = new SealedRows(cipher);
+  }
 
   /**
    * Connects, checks the credentials and applies pending migrations.
@@ -99,12 +103,17 @@ export class PostgresArchive implements ConversationArchive {
     });
     // An idle connection the server drops emits 'error' on the pool; the next call reconnects (and retries).
     pool.on('error', () => {});
-    const archive = new PostgresArchive(pool, options.retry ?? {});
+    const archive = new PostgresArchive(pool, options.retry ?? {}, options.cipher);
     try {
-      // A reader only checks the schema is there (the worker creates it).
+      // A reader only checks the schema is there (the worker creates it), and which version of it.
       const open = async (): Promise<void> => {
-        if (options.readOnly) await pool.query('SELECT 1 FROM archive_entries LIMIT 1');
-        else await migrate(pool);
+        if (!options.readOnly) return migrate(pool);
+        await pool.query('SELECT 1 FROM archive_entries LIMIT 1');
+        const { rows } = await pool.query(
+          `SELECT 1 FROM information_schema.columns
+           WHERE table_schema = current_schema() AND table_name = 'archive_entries' AND column_name = 'key_id'`
+        );
+        if (rows.length === 0) archive.keyId = 'NULL';
       };
       await withConnectionRetry('opening the archive', open, { attempts: 3 });
     } catch (err) {
@@ -130,11 +139,11 @@ export class PostgresArchive implements ConversationArchive {
     const wanted = checkSeqs(seqs);
     const rows = await this.query<EntryRow>(
       'read',
-      `SELECT seq, revision, hash, body FROM archive_entries
+      `SELECT ${this.columns()} FROM archive_entries
        WHERE workflow_id = $1 AND kind = 'message' AND seq = ANY($2::bigint[])`,
       [key, wanted]
     );
-    const messages = rows.map(toMessage);
+    const messages = rows.map((r) => this.rows.message(key, entry(r)));
     missingSeqs(key, wanted, messages);
     return orderAsAsked(wanted, messages);
   }
@@ -142,7 +151,7 @@ export class PostgresArchive implements ConversationArchive {
   async readRange(key: string, firstSeq: number, lastSeq: number): Promise<ArchivedMessage[]> {
     checkKey(key);
     const rows = await this.entries(key, 'message', checkNumber(firstSeq, 'firstSeq'), checkNumber(lastSeq, 'lastSeq'));
-    return rows.map(toMessage);
+    return rows.map((r) => this.rows.message(key, r));
   }
 
   async readAll(key: string): Promise<ArchivedMessage[]> {
@@ -153,16 +162,21 @@ export class PostgresArchive implements ConversationArchive {
   async search(key: string, request: SearchRequest): Promise<number[]> {
     checkKey(key);
     const { terms, firstSeq, lastSeq, limit } = checkSearch(request);
-    const inRow = terms.map((_t, i) => `AND strpos(' ' || words || ' ', $${i + 6}) > 0`).join(' ');
+    const inRow = terms.map((_t, i) => `AND strpos(' ' || words || ' ', $${i + 7}) > 0`).join(' ');
     try {
-      const rows = await this.query<{ seq: string }>(
-        'search',
-        `SELECT DISTINCT seq FROM archive_search
-         WHERE workflow_id = $1 AND seq BETWEEN $2 AND $3 AND tsv @@ plainto_tsquery('simple', $4) ${inRow}
-         ORDER BY seq LIMIT $5`,
-        [key, firstSeq, lastSeq, terms.join(' '), limit, ...terms.map(paddedTerm)]
-      );
-      return rows.map((r) => Number(r.seq));
+      const found: number[][] = [];
+      for (const v of searchVariants(terms, this.cipher)) {
+        const rows = await this.query<{ seq: string }>(
+          'search',
+          `SELECT DISTINCT seq FROM archive_search
+           WHERE workflow_id = $1 AND seq BETWEEN $2 AND $3 AND tsv @@ plainto_tsquery('simple', $4)
+             AND ${this.keyId} IS NOT DISTINCT FROM $6 ${inRow}
+           ORDER BY seq LIMIT $5`,
+          [key, firstSeq, lastSeq, v.terms.join(' '), limit, v.keyId, ...v.terms.map(paddedTerm)]
+        );
+        found.push(rows.map((r) => Number(r.seq)));
+      }
+      return mergeMatches(found, limit);
     } catch (err) {
       if ((err as { code?: unknown }).code === '42P01')
         throw new ArchiveError('the PostgreSQL archive has no search index yet (start a worker of this version once)');
@@ -173,29 +187,31 @@ export class PostgresArchive implements ConversationArchive {
   async folds(key: string): Promise<FoldRecord[]> {
     checkKey(key);
     const rows = await this.entries(key, 'fold', 0, Number.MAX_SAFE_INTEGER);
-    return rows.map((r) => parseFoldRecord(parseBody(r.body)));
+    return rows.map((r) => this.rows.fold(key, r));
   }
 
   async recordSummary(key: string, summary: FoldSummaryText): Promise<void> {
     checkKey(key);
-    const { digest, kind, text } = checkSummary(summary);
+    const { digest, kind, body, keyId } = this.rows.sealSummary(key, checkSummary(summary));
     await this.query(
       'recordSummary',
-      `INSERT INTO fold_summaries (workflow_id, digest, kind, body) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (workflow_id, digest) DO UPDATE SET kind = excluded.kind, body = excluded.body, stored_at = now()
+      `INSERT INTO fold_summaries (workflow_id, digest, kind, body, key_id) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (workflow_id, digest) DO UPDATE SET kind = excluded.kind, body = excluded.body,
+         key_id = excluded.key_id, stored_at = now()
        WHERE fold_summaries.body <> excluded.body OR fold_summaries.kind <> excluded.kind`,
-      [key, digest, kind, text]
+      [key, digest, kind, body, keyId]
     );
   }
 
   async summaries(key: string): Promise<StoredSummary[]> {
     checkKey(key);
-    const rows = await this.query<{ digest: string; kind: 'text' | 'items'; body: string; stored_at: Date }>(
+    const rows = await this.query<SealedSummary & { stored_at: Date }>(
       'summaries',
-      'SELECT digest, kind, body, stored_at FROM fold_summaries WHERE workflow_id = $1 ORDER BY ordinal',
+      `SELECT digest, kind, body, ${this.keyId} AS "keyId", stored_at FROM fold_summaries
+       WHERE workflow_id = $1 ORDER BY ordinal`,
       [key]
     );
-    return rows.map((r) => ({ digest: r.digest, kind: r.kind, text: r.body, storedAt: r.stored_at.toISOString() }));
+    return rows.map((r) => this.rows.summary(key, { ...r, storedAt: r.stored_at.toISOString() }));
   }
 
   async summary(key: string): Promise<ArchiveSummary> {
@@ -220,19 +236,18 @@ export class PostgresArchive implements ConversationArchive {
     checkKey(key);
     const rows = await this.query<EntryRow & { kind: EntryKind; stored_at: Date; superseded_at: Date }>(
       'superseded',
-      `SELECT kind, seq, revision, hash, body, stored_at, superseded_at FROM archive_superseded
+      `SELECT kind, ${this.columns()}, stored_at, superseded_at FROM archive_superseded
        WHERE workflow_id = $1 ORDER BY kind, seq, revision`,
       [key]
     );
-    return rows.map((r) => ({
-      kind: r.kind,
-      seq: Number(r.seq),
-      revision: r.revision,
-      hash: r.hash,
-      storedAt: r.stored_at.toISOString(),
-      supersededAt: r.superseded_at.toISOString(),
-      value: parseBody(r.body),
-    }));
+    return rows.map((r) =>
+      this.rows.superseded(key, {
+        ...entry(r),
+        kind: r.kind,
+        storedAt: r.stored_at.toISOString(),
+        supersededAt: r.superseded_at.toISOString(),
+      })
+    );
   }
 
   async purge(key: string): Promise<PurgeOutcome> {
@@ -268,13 +283,19 @@ export class PostgresArchive implements ConversationArchive {
     await this.pool.end();
   }
 
-  private entries(key: string, kind: EntryKind, first: number, last: number): Promise<EntryRow[]> {
-    return this.query<EntryRow>(
+  private async entries(key: string, kind: EntryKind, first: number, last: number): Promise<SealedEntry[]> {
+    const rows = await this.query<EntryRow>(
       'read',
-      `SELECT seq, revision, hash, body FROM archive_entries
+      `SELECT ${this.columns()} FROM archive_entries
        WHERE workflow_id = $1 AND kind = $2 AND seq BETWEEN $3 AND $4 ORDER BY seq`,
       [key, kind, first, last]
     );
+    return rows.map(entry);
+  }
+
+  /** The columns of a message or fold row, as {@link EntryRow} names them. */
+  private columns(): string {
+    return `seq, revision, hash, body, ${this.keyId} AS "keyId"`;
   }
 
   /** One transaction under the workflow id's advisory lock: gap check, current heads, plan, then the rows. */
@@ -291,51 +312,54 @@ export class PostgresArchive implements ConversationArchive {
         checkNoGap(key, first, top.rows[0] ? Number(top.rows[0].seq) : null);
       }
       // Fold heads with their body: an older record arriving late does not replace the current one.
-      const heads = await c.query<{ seq: string; revision: number; hash: string; body?: string }>(
-        `SELECT seq, revision, hash${kind === 'fold' ? ', body' : ''} FROM archive_entries
+      const heads = await c.query<Omit<EntryRow, 'body'> & { body?: string }>(
+        `SELECT seq, revision, hash, key_id AS "keyId"${kind === 'fold' ? ', body' : ''} FROM archive_entries
          WHERE workflow_id = $1 AND kind = $2 AND seq BETWEEN $3 AND $4`,
         [key, kind, first, last]
       );
-      const plan = planWrite(
+      const plan = this.rows.plan(
+        key,
+        kind,
         entries,
-        heads.rows.map((h) => ({ seq: Number(h.seq), revision: h.revision, hash: h.hash, body: h.body }))
+        heads.rows.map((h) => ({ ...h, seq: Number(h.seq) }))
       );
-      for (const e of plan.stale) {
+      for (const { kept: e, head } of plan.stale) {
         await c.query(
-          `INSERT INTO archive_superseded (workflow_id, kind, seq, revision, hash, body, stored_at)
-           VALUES ($1, $2, $3, $4, $5, $6, now())`,
-          [key, kind, e.seq, e.revision, e.hash, e.body]
+          `INSERT INTO archive_superseded (workflow_id, kind, seq, revision, hash, body, key_id, stored_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, now())`,
+          [key, kind, e.seq, e.revision, e.hash, e.body, e.keyId]
         );
-        await c.query(`UPDATE archive_entries SET revision = $4 WHERE workflow_id = $1 AND kind = $2 AND seq = $3`, [
-          key,
-          kind,
-          e.seq,
-          e.revision + 1,
-        ]);
+        await c.query(
+          `UPDATE archive_entries SET revision = $4, body = $5, key_id = $6
+           WHERE workflow_id = $1 AND kind = $2 AND seq = $3`,
+          [key, kind, e.seq, head.revision, head.body, head.keyId]
+        );
       }
       if (plan.supersedes.length > 0) {
         const seqs = plan.supersedes.map((e) => e.seq);
         await c.query(
-          `INSERT INTO archive_superseded (workflow_id, kind, seq, revision, hash, body, stored_at)
-           SELECT workflow_id, kind, seq, revision, hash, body, stored_at FROM archive_entries
+          `INSERT INTO archive_superseded (workflow_id, kind, seq, revision, hash, body, key_id, stored_at)
+           SELECT workflow_id, kind, seq, revision, hash, body, key_id, stored_at FROM archive_entries
            WHERE workflow_id = $1 AND kind = $2 AND seq = ANY($3::bigint[])`,
           [key, kind, seqs]
         );
         await c.query(
-          `UPDATE archive_entries e SET revision = u.revision, hash = u.hash, body = u.body, stored_at = now()
-           FROM unnest($3::bigint[], $4::int[], $5::text[], $6::text[]) AS u(seq, revision, hash, body)
+          `UPDATE archive_entries e
+           SET revision = u.revision, hash = u.hash, body = u.body, key_id = u.key_id, stored_at = now()
+           FROM unnest($3::bigint[], $4::int[], $5::text[], $6::text[], $7::text[]) AS u(seq, revision, hash, body, key_id)
            WHERE e.workflow_id = $1 AND e.kind = $2 AND e.seq = u.seq`,
           [key, kind, seqs, plan.supersedes.map((e) => e.revision), ...columns(plan.supersedes)]
         );
       }
       if (plan.inserts.length > 0) {
         await c.query(
-          `INSERT INTO archive_entries (workflow_id, kind, seq, revision, hash, body)
-           SELECT $1, $2, u.seq, 0, u.hash, u.body FROM unnest($3::bigint[], $4::text[], $5::text[]) AS u(seq, hash, body)`,
+          `INSERT INTO archive_entries (workflow_id, kind, seq, revision, hash, body, key_id)
+           SELECT $1, $2, u.seq, 0, u.hash, u.body, u.key_id
+           FROM unnest($3::bigint[], $4::text[], $5::text[], $6::text[]) AS u(seq, hash, body, key_id)`,
           [key, kind, plan.inserts.map((e) => e.seq), ...columns(plan.inserts)]
         );
       }
-      if (kind === 'message') await indexSearch(c, key, searchRows([...plan.supersedes, ...plan.inserts]));
+      if (kind === 'message') await indexSearch(c, key, plan.search);
       return plan.outcome;
     });
   }
@@ -380,13 +404,13 @@ export class PostgresArchive implements ConversationArchive {
   }
 }
 
-/** The hash and body columns of prepared entries, as two arrays for `unnest`. */
-function columns(entries: readonly PreparedEntry[]): [string[], string[]] {
-  return [entries.map((e) => e.hash), entries.map((e) => e.body)];
+/** The hash, body and key id columns of sealed entries, as three arrays for `unnest`. */
+function columns(entries: readonly SealedEntry[]): [string[], string[], (string | null)[]] {
+  return [entries.map((e) => e.hash), entries.map((e) => e.body), entries.map((e) => e.keyId)];
 }
 
-function toMessage(row: EntryRow): ArchivedMessage {
-  return { seq: Number(row.seq), revision: row.revision, hash: row.hash, message: parseBody(row.body) };
+function entry(row: EntryRow): SealedEntry {
+  return { ...row, seq: Number(row.seq) };
 }
 
 /** Applies pending migrations in one transaction under an advisory lock (a second worker waits, then does nothing). */
@@ -419,17 +443,26 @@ async function migrate(pool: Pool): Promise<void> {
 }
 
 /** Replaces the search rows of the messages `rows` index, inside the caller's transaction. */
-async function indexSearch(c: PoolClient, key: string, rows: readonly SearchRow[]): Promise<void> {
+async function indexSearch(c: PoolClient, key: string, rows: readonly SearchRow[], keyIds = true): Promise<void> {
   if (rows.length === 0) return;
   await c.query('DELETE FROM archive_search WHERE workflow_id = $1 AND seq = ANY($2::bigint[])', [
     key,
     [...new Set(rows.map((r) => r.seq))],
   ]);
+  // The backfill of version 2 runs before version 4 adds the key id column (and meets plain rows only).
+  const keyColumn = keyIds ? ', key_id' : '';
   await c.query(
-    `INSERT INTO archive_search (workflow_id, seq, part, hash, words, tsv)
-     SELECT $1, u.seq, u.part, u.hash, u.words, strip(to_tsvector('simple', u.words))
-     FROM unnest($2::bigint[], $3::int[], $4::text[], $5::text[]) AS u(seq, part, hash, words)`,
-    [key, rows.map((r) => r.seq), rows.map((r) => r.part), rows.map((r) => r.hash), rows.map((r) => r.words)]
+    `INSERT INTO archive_search (workflow_id, seq, part, hash, words, tsv${keyColumn})
+     SELECT $1, u.seq, u.part, u.hash, u.words, strip(to_tsvector('simple', u.words))${keyIds ? ', u.key_id' : ''}
+     FROM unnest($2::bigint[], $3::int[], $4::text[], $5::text[], $6::text[]) AS u(seq, part, hash, words, key_id)`,
+    [
+      key,
+      rows.map((r) => r.seq),
+      rows.map((r) => r.part),
+      rows.map((r) => r.hash),
+      rows.map((r) => r.words),
+      rows.map((r) => r.keyId),
+    ]
   );
 }
 
@@ -449,7 +482,7 @@ async function backfillSearch(c: PoolClient): Promise<void> {
         ...(byKey.get(r.workflow_id) ?? []),
         { seq: Number(r.seq), hash: r.hash, body: r.body },
       ]);
-    for (const [key, entries] of byKey) await indexSearch(c, key, searchRows(entries));
+    for (const [key, entries] of byKey) await indexSearch(c, key, searchRows(entries), false);
     const last = page.rows[page.rows.length - 1]!;
     after = [last.workflow_id, last.seq];
   }

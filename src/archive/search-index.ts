@@ -7,6 +7,7 @@
 import { MAX_QUERY_CHARS, MAX_QUERY_TERMS } from '../core/recall/query';
 import { messageWords, searchWords } from '../core/recall/search-words';
 import { ArchiveInputError, type SearchRequest } from './archive';
+import type { ArchiveCipher } from './cipher';
 import { checkNumber, MAX_ENTRIES_PER_CALL, parseBody, type PreparedEntry } from './entries';
 
 /** Characters of words in one index row. */
@@ -20,13 +21,49 @@ export interface SearchRow {
   part: number;
   hash: string;
   words: string;
+  /** The key whose tokens `words` holds (a blind index); `null` for plain words. */
+  keyId: string | null;
 }
 
-/** @returns the index rows of stored messages (at least one per message, with `''` words for one without text). */
-export function searchRows(entries: readonly Pick<PreparedEntry, 'seq' | 'hash' | 'body'>[]): SearchRow[] {
+/**
+ * @returns the index rows of stored messages (at least one per message, with `''` words for one without text); with a
+ *   `cipher`, each part's words replaced by their tokens (parts are cut on the plain words, so the overlap still
+ *   covers any term).
+ */
+export function searchRows(
+  entries: readonly Pick<PreparedEntry, 'seq' | 'hash' | 'body'>[],
+  cipher?: ArchiveCipher
+): SearchRow[] {
+  const keyId = cipher?.keyId ?? null;
   return entries.flatMap((e) =>
-    splitWords(messageWords(parseBody(e.body))).map((words, part) => ({ seq: e.seq, part, hash: e.hash, words }))
+    splitWords(messageWords(parseBody(e.body))).map((words, part) => ({
+      seq: e.seq,
+      part,
+      hash: e.hash,
+      words: cipher ? cipher.blind(words) : words,
+      keyId,
+    }))
   );
+}
+
+/**
+ * @returns the forms `terms` must be searched in: as they are in plain rows (written before encryption was on), and
+ *   as each configured key's tokens in that key's rows.
+ */
+export function searchVariants(
+  terms: readonly string[],
+  cipher: ArchiveCipher | undefined
+): { keyId: string | null; terms: string[] }[] {
+  const plain = { keyId: null, terms: [...terms] };
+  return [
+    plain,
+    ...(cipher?.keyIds() ?? []).map((keyId) => ({ keyId, terms: terms.map((t) => cipher!.blind(t, keyId)) })),
+  ];
+}
+
+/** @returns the lowest `limit` numbers of the variants' matches together, ascending, each once. */
+export function mergeMatches(matches: readonly number[][], limit: number): number[] {
+  return [...new Set(matches.flat())].sort((a, b) => a - b).slice(0, limit);
 }
 
 /** @returns `words` in overlapping parts, each cut at a space. */

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { parseFoldRecord, type FoldRecord } from '../core/fold/fold-record';
+import type { FoldRecord } from '../core/fold/fold-record';
 import {
   ArchiveConfigError,
   ArchiveError,
@@ -25,14 +25,21 @@ import {
   checkNoGap,
   checkNumber,
   checkSeqs,
-  parseBody,
-  planWrite,
   prepareEntries,
   type PreparedEntry,
-  type StoredHead,
 } from './entries';
+import type { ArchiveCipher } from './cipher';
 import { pendingMigrations, schemaVersionTable } from './migrations';
-import { checkSearch, ftsQuery, paddedTerm, searchRows, type SearchRow } from './search-index';
+import {
+  checkSearch,
+  ftsQuery,
+  mergeMatches,
+  paddedTerm,
+  searchRows,
+  searchVariants,
+  type SearchRow,
+} from './search-index';
+import { SealedRows, type SealedEntry, type SealedHead, type SealedSummary } from './sealed-rows';
 import { missingSeqs, orderAsAsked } from './read-order';
 import { checkSummary } from './summaries';
 
@@ -47,14 +54,11 @@ export interface SqliteArchiveOptions {
    * created or migrated. @default false
    */
   readOnly?: boolean;
+  /** Encrypts what it writes and opens encrypted rows (`archive.encrypt`); without it, writes are plain. */
+  cipher?: ArchiveCipher;
 }
 
-interface EntryRow {
-  seq: number;
-  revision: number;
-  hash: string;
-  body: string;
-}
+type EntryRow = SealedEntry;
 
 /**
  * The embedded archive: one SQLite file (WAL journal, `synchronous = FULL`, so a commit survives a power loss), one
@@ -67,44 +71,40 @@ export class SqliteArchive implements ConversationArchive {
   private readonly searches = new Map<number, Database.Statement<unknown[], { seq: number }>>();
   /** Prepared on first use: a read-only reader of a database a worker has not migrated yet still opens. */
   private summaryStatements: ReturnType<typeof prepareSummaryStatements> | undefined;
+  /** Prepared on first write, for the same reason (they name the key id column). */
+  private writeStatements: ReturnType<typeof prepareWriteStatements> | undefined;
+  private readonly rows: SealedRows;
+  /** `key_id`, or `NULL` in a read-only file written before the column existed (schema version 4). */
+  private readonly keyId: string;
 
-  private constructor(private readonly db: Database.Database) {
+  private constructor(
+    private readonly db: Database.Database,
+    private readonly cipher: ArchiveCipher | undefined
+  ) {
+    this.rows = new SealedRows(cipher);
+    const hasKeyId = db
+      .prepare<[], { name: string }>("SELECT name FROM pragma_table_info('archive_entries')")
+      .all()
+      .some((c) => c.name === 'key_id');
+    this.keyId = hasKeyId ? 'key_id' : 'NULL';
     const entries = 'FROM archive_entries WHERE workflow_id = ? AND kind = ?';
+    const columns = `seq, revision, hash, body, ${this.keyId} AS keyId`;
     this.statements = {
       lastSeq: db.prepare<[string, EntryKind], { seq: number }>(`SELECT seq ${entries} ORDER BY seq DESC LIMIT 1`),
-      heads: db.prepare<[string, EntryKind, number, number], StoredHead>(
-        `SELECT seq, revision, hash ${entries} AND seq BETWEEN ? AND ?`
+      heads: db.prepare<[string, EntryKind, number, number], SealedHead>(
+        `SELECT seq, revision, hash, ${this.keyId} AS keyId ${entries} AND seq BETWEEN ? AND ?`
       ),
       range: db.prepare<[string, EntryKind, number, number], EntryRow>(
-        `SELECT seq, revision, hash, body ${entries} AND seq BETWEEN ? AND ? ORDER BY seq`
+        `SELECT ${columns} ${entries} AND seq BETWEEN ? AND ? ORDER BY seq`
       ),
-      one: db.prepare<[string, EntryKind, number], EntryRow>(`SELECT seq, revision, hash, body ${entries} AND seq = ?`),
+      one: db.prepare<[string, EntryKind, number], EntryRow>(`SELECT ${columns} ${entries} AND seq = ?`),
       count: db.prepare<[string, EntryKind], { n: number }>(`SELECT count(*) AS n ${entries}`),
       supersededCount: db.prepare<[string], { n: number }>(
         'SELECT count(*) AS n FROM archive_superseded WHERE workflow_id = ?'
       ),
       supersededAll: db.prepare<[string], EntryRow & { kind: EntryKind; stored_at: string; superseded_at: string }>(
-        `SELECT kind, seq, revision, hash, body, stored_at, superseded_at FROM archive_superseded
+        `SELECT kind, ${columns}, stored_at, superseded_at FROM archive_superseded
          WHERE workflow_id = ? ORDER BY kind, seq, revision`
-      ),
-      keepOld: db.prepare<[string, string, EntryKind, number]>(
-        `INSERT INTO archive_superseded (workflow_id, kind, seq, revision, hash, body, stored_at, superseded_at)
-         SELECT workflow_id, kind, seq, revision, hash, body, stored_at, ? ${entries} AND seq = ?`
-      ),
-      replace: db.prepare<[number, string, string, string, string, EntryKind, number]>(
-        `UPDATE archive_entries SET revision = ?, hash = ?, body = ?, stored_at = ?
-         WHERE workflow_id = ? AND kind = ? AND seq = ?`
-      ),
-      insert: db.prepare<[string, EntryKind, number, string, string, string]>(
-        `INSERT INTO archive_entries (workflow_id, kind, seq, revision, hash, body, stored_at)
-         VALUES (?, ?, ?, 0, ?, ?, ?)`
-      ),
-      keepStale: db.prepare<[string, EntryKind, number, number, string, string, string, string]>(
-        `INSERT INTO archive_superseded (workflow_id, kind, seq, revision, hash, body, stored_at, superseded_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
-      ),
-      bumpRevision: db.prepare<[number, string, EntryKind, number]>(
-        `UPDATE archive_entries SET revision = ? WHERE workflow_id = ? AND kind = ? AND seq = ?`
       ),
       purgeEntries: db.prepare<[string, EntryKind]>(`DELETE ${entries}`),
       purgeSuperseded: db.prepare<[string]>('DELETE FROM archive_superseded WHERE workflow_id = ?'),
@@ -128,7 +128,7 @@ export class SqliteArchive implements ConversationArchive {
       if (options.readOnly) {
         db = new Database(options.path, { readonly: true, fileMustExist: true });
         db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
-        return new SqliteArchive(db);
+        return new SqliteArchive(db, options.cipher);
       }
       mkdirSync(dirname(options.path), { recursive: true });
       db = new Database(options.path);
@@ -138,7 +138,7 @@ export class SqliteArchive implements ConversationArchive {
       db.pragma('secure_delete = ON');
       db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
       migrate(db);
-      return new SqliteArchive(db);
+      return new SqliteArchive(db, options.cipher);
     } catch (err) {
       db?.close();
       throw new ArchiveConfigError(`cannot open the SQLite archive at ${options.path}: ${errorMessage(err)}`);
@@ -168,7 +168,10 @@ export class SqliteArchive implements ConversationArchive {
       );
       const rows = found.filter((r): r is EntryRow => r !== undefined);
       missingSeqs(key, wanted, rows);
-      return orderAsAsked(wanted, rows.map(toMessage));
+      return orderAsAsked(
+        wanted,
+        rows.map((r) => this.rows.message(key, r))
+      );
     });
   }
 
@@ -177,7 +180,9 @@ export class SqliteArchive implements ConversationArchive {
       checkKey(key);
       const first = checkNumber(firstSeq, 'firstSeq');
       const last = checkNumber(lastSeq, 'lastSeq');
-      return this.guard(() => this.statements.range.all(key, 'message', first, last)).map(toMessage);
+      return this.guard(() => this.statements.range.all(key, 'message', first, last)).map((r) =>
+        this.rows.message(key, r)
+      );
     });
   }
 
@@ -190,10 +195,12 @@ export class SqliteArchive implements ConversationArchive {
       checkKey(key);
       const { terms, firstSeq, lastSeq, limit } = checkSearch(request);
       const statement = this.guard(() => this.searchStatement(terms.length));
-      const padded = terms.map(paddedTerm);
-      return this.guard(() => statement.all(ftsQuery(terms), key, firstSeq, lastSeq, ...padded, limit)).map(
-        (r) => r.seq
+      const found = searchVariants(terms, this.cipher).map((v) =>
+        this.guard(() =>
+          statement.all(ftsQuery(v.terms), key, firstSeq, lastSeq, v.keyId, ...v.terms.map(paddedTerm), limit)
+        ).map((r) => r.seq)
       );
+      return mergeMatches(found, limit);
     });
   }
 
@@ -201,18 +208,16 @@ export class SqliteArchive implements ConversationArchive {
     return settle(() => {
       checkKey(key);
       const rows = this.guard(() => this.statements.range.all(key, 'fold', 0, Number.MAX_SAFE_INTEGER));
-      return rows.map((r) => parseFoldRecord(parseBody(r.body)));
+      return rows.map((r) => this.rows.fold(key, r));
     });
   }
 
   recordSummary(key: string, summary: FoldSummaryText): Promise<void> {
     return settle(() => {
       checkKey(key);
-      const { digest, kind, text } = checkSummary(summary);
+      const row = this.rows.sealSummary(key, checkSummary(summary));
       this.guard(() =>
-        this.db
-          .transaction(() => this.summarySql().put.run({ key, digest, kind, body: text, at: new Date().toISOString() }))
-          .immediate()
+        this.db.transaction(() => this.summarySql().put.run({ key, ...row, at: new Date().toISOString() })).immediate()
       );
     });
   }
@@ -220,12 +225,9 @@ export class SqliteArchive implements ConversationArchive {
   summaries(key: string): Promise<StoredSummary[]> {
     return settle(() => {
       checkKey(key);
-      return this.guard(() => this.summarySql().all.all(key)).map((r) => ({
-        digest: r.digest,
-        kind: r.kind,
-        text: r.body,
-        storedAt: r.stored_at,
-      }));
+      return this.guard(() => this.summarySql().all.all(key)).map((r) =>
+        this.rows.summary(key, { ...r, storedAt: r.stored_at })
+      );
     });
   }
 
@@ -246,15 +248,9 @@ export class SqliteArchive implements ConversationArchive {
   superseded(key: string): Promise<SupersededRevision[]> {
     return settle(() => {
       checkKey(key);
-      return this.guard(() => this.statements.supersededAll.all(key)).map((r) => ({
-        kind: r.kind,
-        seq: r.seq,
-        revision: r.revision,
-        hash: r.hash,
-        storedAt: r.stored_at,
-        supersededAt: r.superseded_at,
-        value: parseBody(r.body),
-      }));
+      return this.guard(() => this.statements.supersededAll.all(key)).map((r) =>
+        this.rows.superseded(key, { ...r, storedAt: r.stored_at, supersededAt: r.superseded_at })
+      );
     });
   }
 
@@ -297,13 +293,19 @@ export class SqliteArchive implements ConversationArchive {
   }
 
   private summarySql(): ReturnType<typeof prepareSummaryStatements> {
-    this.summaryStatements ??= prepareSummaryStatements(this.db);
+    this.summaryStatements ??= prepareSummaryStatements(this.db, this.keyId);
     return this.summaryStatements;
+  }
+
+  private writeSql(): ReturnType<typeof prepareWriteStatements> {
+    this.writeStatements ??= prepareWriteStatements(this.db);
+    return this.writeStatements;
   }
 
   /** One immediate (write-locked) transaction: gap check, current heads, plan, then the rows. */
   private write(key: string, kind: EntryKind, entries: PreparedEntry[]): WriteOutcome {
     const s = this.statements;
+    const w = this.guard(() => this.writeSql());
     return this.guard(() =>
       this.db
         .transaction(() => {
@@ -313,18 +315,18 @@ export class SqliteArchive implements ConversationArchive {
           const last = first + entries.length - 1;
           // Fold heads with their body: an older record arriving late does not replace the current one.
           const heads = kind === 'fold' ? s.range.all(key, kind, first, last) : s.heads.all(key, kind, first, last);
-          const plan = planWrite(entries, heads);
+          const plan = this.rows.plan(key, kind, entries, heads);
           const now = new Date().toISOString();
-          for (const e of plan.stale) {
-            s.keepStale.run(key, kind, e.seq, e.revision, e.hash, e.body, now, now);
-            s.bumpRevision.run(e.revision + 1, key, kind, e.seq);
+          for (const { kept: e, head } of plan.stale) {
+            w.keepStale.run(key, kind, e.seq, e.revision, e.hash, e.body, e.keyId, now, now);
+            w.restamp.run(head.revision, head.body, head.keyId, key, kind, e.seq);
           }
           for (const e of plan.supersedes) {
-            s.keepOld.run(now, key, kind, e.seq);
-            s.replace.run(e.revision, e.hash, e.body, now, key, kind, e.seq);
+            w.keepOld.run(now, key, kind, e.seq);
+            w.replace.run(e.revision, e.hash, e.body, e.keyId, now, key, kind, e.seq);
           }
-          for (const e of plan.inserts) s.insert.run(key, kind, e.seq, e.hash, e.body, now);
-          if (kind === 'message') this.index(key, searchRows([...plan.supersedes, ...plan.inserts]));
+          for (const e of plan.inserts) w.insert.run(key, kind, e.seq, e.hash, e.body, e.keyId, now);
+          if (kind === 'message') this.index(key, plan.search);
           return plan.outcome;
         })
         .immediate()
@@ -344,7 +346,7 @@ export class SqliteArchive implements ConversationArchive {
       try {
         statement = this.db.prepare<unknown[], { seq: number }>(
           `SELECT DISTINCT s.seq AS seq FROM archive_search_fts f JOIN archive_search s ON s.rowid = f.rowid
-           WHERE archive_search_fts MATCH ? AND s.workflow_id = ? AND s.seq BETWEEN ? AND ?
+           WHERE archive_search_fts MATCH ? AND s.workflow_id = ? AND s.seq BETWEEN ? AND ? AND ${this.keyId === 'NULL' ? 'NULL' : 's.key_id'} IS ?
            ${"AND instr(' ' || s.words || ' ', ?) > 0 ".repeat(n)}ORDER BY s.seq LIMIT ?`
         );
       } catch (err) {
@@ -373,17 +375,46 @@ export class SqliteArchive implements ConversationArchive {
 }
 
 /** The statements of `fold_summaries` (version 3 of the schema). */
-function prepareSummaryStatements(db: Database.Database) {
+function prepareSummaryStatements(db: Database.Database, keyId: string) {
   return {
-    put: db.prepare<[{ key: string; digest: string; kind: string; body: string; at: string }]>(
-      `INSERT INTO fold_summaries (workflow_id, digest, ordinal, kind, body, stored_at)
+    put: db.prepare<[SealedSummary & { key: string; at: string }]>(
+      `INSERT INTO fold_summaries (workflow_id, digest, ordinal, kind, body, key_id, stored_at)
        VALUES (@key, @digest, (SELECT coalesce(max(ordinal), 0) + 1 FROM fold_summaries WHERE workflow_id = @key),
-         @kind, @body, @at)
+         @kind, @body, @keyId, @at)
        ON CONFLICT (workflow_id, digest) DO UPDATE SET kind = excluded.kind, body = excluded.body,
-         stored_at = excluded.stored_at WHERE body <> excluded.body OR kind <> excluded.kind`
+         key_id = excluded.key_id, stored_at = excluded.stored_at
+       WHERE body <> excluded.body OR kind <> excluded.kind`
     ),
-    all: db.prepare<[string], { digest: string; kind: 'text' | 'items'; body: string; stored_at: string }>(
-      'SELECT digest, kind, body, stored_at FROM fold_summaries WHERE workflow_id = ? ORDER BY ordinal'
+    all: db.prepare<[string], SealedSummary & { stored_at: string }>(
+      `SELECT digest, kind, body, ${keyId} AS keyId, stored_at FROM fold_summaries WHERE workflow_id = ? ORDER BY ordinal`
+    ),
+  };
+}
+
+/** The statements of a write (version 4 of the schema: they name `key_id`). */
+function prepareWriteStatements(db: Database.Database) {
+  const entries = 'FROM archive_entries WHERE workflow_id = ? AND kind = ?';
+  type Kind = EntryKind;
+  type Key = string | null;
+  return {
+    keepOld: db.prepare<[string, string, Kind, number]>(
+      `INSERT INTO archive_superseded (workflow_id, kind, seq, revision, hash, body, key_id, stored_at, superseded_at)
+       SELECT workflow_id, kind, seq, revision, hash, body, key_id, stored_at, ? ${entries} AND seq = ?`
+    ),
+    replace: db.prepare<[number, string, string, Key, string, string, Kind, number]>(
+      `UPDATE archive_entries SET revision = ?, hash = ?, body = ?, key_id = ?, stored_at = ?
+       WHERE workflow_id = ? AND kind = ? AND seq = ?`
+    ),
+    insert: db.prepare<[string, Kind, number, string, string, Key, string]>(
+      `INSERT INTO archive_entries (workflow_id, kind, seq, revision, hash, body, key_id, stored_at)
+       VALUES (?, ?, ?, 0, ?, ?, ?, ?)`
+    ),
+    keepStale: db.prepare<[string, Kind, number, number, string, string, Key, string, string]>(
+      `INSERT INTO archive_superseded (workflow_id, kind, seq, revision, hash, body, key_id, stored_at, superseded_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
+    ),
+    restamp: db.prepare<[number, string, Key, string, Kind, number]>(
+      `UPDATE archive_entries SET revision = ?, body = ?, key_id = ? WHERE workflow_id = ? AND kind = ? AND seq = ?`
     ),
   };
 }
@@ -395,10 +426,6 @@ function settle<T>(fn: () => T): Promise<T> {
   } catch (err) {
     return Promise.reject(err instanceof Error ? err : new Error(String(err)));
   }
-}
-
-function toMessage(row: EntryRow): ArchivedMessage {
-  return { seq: row.seq, revision: row.revision, hash: row.hash, message: parseBody(row.body) };
 }
 
 /** Applies pending migrations in one immediate transaction (a second process waits, then finds nothing to do). */
@@ -421,15 +448,21 @@ function migrate(db: Database.Database): void {
   }).immediate();
 }
 
-/** @returns a writer of search rows: the old rows of each message go, its new ones come (the FTS5 triggers follow). */
-function searchIndexer(db: Database.Database): (key: string, rows: readonly SearchRow[]) => void {
+/**
+ * @returns a writer of search rows: the old rows of each message go, its new ones come (the FTS5 triggers follow).
+ * @param keyIds whether the table has its key id column yet (the backfill of version 2 runs before version 4 adds it,
+ *   and then only meets plain rows).
+ */
+function searchIndexer(db: Database.Database, keyIds = true): (key: string, rows: readonly SearchRow[]) => void {
   const remove = db.prepare<[string, number]>('DELETE FROM archive_search WHERE workflow_id = ? AND seq = ?');
-  const add = db.prepare<[string, number, number, string, string]>(
-    'INSERT INTO archive_search (workflow_id, seq, part, hash, words) VALUES (?, ?, ?, ?, ?)'
+  const add = db.prepare<unknown[]>(
+    keyIds
+      ? 'INSERT INTO archive_search (workflow_id, seq, part, hash, words, key_id) VALUES (?, ?, ?, ?, ?, ?)'
+      : 'INSERT INTO archive_search (workflow_id, seq, part, hash, words) VALUES (?, ?, ?, ?, ?)'
   );
   return (key, rows) => {
     for (const seq of new Set(rows.map((r) => r.seq))) remove.run(key, seq);
-    for (const r of rows) add.run(key, r.seq, r.part, r.hash, r.words);
+    for (const r of rows) add.run(key, r.seq, r.part, r.hash, r.words, ...(keyIds ? [r.keyId] : []));
   };
 }
 
@@ -439,7 +472,7 @@ function backfillSearch(db: Database.Database): void {
     `SELECT rowid AS id, workflow_id, seq, hash, body FROM archive_entries
      WHERE kind = 'message' AND rowid > ? ORDER BY rowid LIMIT 500`
   );
-  const write = searchIndexer(db);
+  const write = searchIndexer(db, false);
   for (let after = 0; ;) {
     const rows = page.all(after);
     if (rows.length === 0) return;

@@ -7,7 +7,7 @@
 import type { DataConverter } from '@temporalio/common';
 import type { Config } from '../config/schema';
 import { AesGcmPayloadCodec } from './aes-gcm-codec';
-import { readCodecKeys } from './keys';
+import { readCodecKeys } from '../config/encryption-keys';
 
 /** Where the encrypting failure converter lives (workflow bundles and clients load it by path). */
 export const FAILURE_CONVERTER_PATH = require.resolve('./failure-converter');

@@ -6,6 +6,7 @@ import { schema, type Setting } from './schema';
 
 /** What a section's row says before its keys. */
 const SECTION_NOTES: Partial<Record<keyof typeof schema, string>> = {
+  archive: "`encrypt` uses the codec's keys (see [archive.md](archive.md#encryption-at-rest)):",
   compaction: 'defaults of new conversations (their own settings win):',
   summarizer: 'the summarizer profile named `default` (conversations pick a profile by name):',
   retention: 'closed conversations are purged after a period (see [archive.md](archive.md#retention)):',

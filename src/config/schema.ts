@@ -152,6 +152,12 @@ export const schema = {
       doc: 'PostgreSQL URL (postgres://user@host:5432/db); keep the password in DATABASE_URL, PGPASSWORD or ~/.pgpass, not in this file',
     },
     poolSize: { type: 'integer', default: 10, min: 1, max: 1000, doc: 'PostgreSQL connections per worker' },
+    encrypt: {
+      type: 'boolean',
+      default: false,
+      env: 'ARCHIVE_ENCRYPT',
+      doc: "encrypt message, fold and summary bodies (AES-256-GCM) and blind the search index, with the codec's keys (codec.keysEnv, codec.keyId)",
+    },
   },
   retention: {
     closedDays: {

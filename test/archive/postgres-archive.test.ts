@@ -5,6 +5,7 @@ import { migrations } from '../../src/archive/migrations';
 import { PostgresArchive, redactUrl } from '../../src/archive/postgres-archive';
 import { freshDatabase, testDatabaseUrl } from '../support/postgres';
 import { startProxy } from '../support/tcp-proxy';
+import { encryptedEnv, testCipher } from '../support/archive-keys';
 import { describeArchiveConformance } from './conformance';
 import { describeSearchConformance } from './search-conformance';
 
@@ -21,13 +22,34 @@ describeSearchConformance('postgres', async () => {
       const client = new Client({ connectionString: url });
       await client.connect();
       try {
-        await client.query('DROP TABLE archive_search; DELETE FROM archive_schema_version WHERE version = 2');
+        await client.query(`DROP TABLE archive_search;
+          ALTER TABLE archive_entries DROP COLUMN key_id; ALTER TABLE archive_superseded DROP COLUMN key_id;
+          ALTER TABLE fold_summaries DROP COLUMN key_id;
+          DELETE FROM archive_schema_version WHERE version IN (2, 4)`);
       } finally {
         await client.end();
       }
     },
   };
 });
+
+describeArchiveConformance('postgres, encrypted', async () => {
+  const url = await freshDatabase('conformance_encrypted');
+  const cipher = testCipher('k1');
+  return {
+    open: () => PostgresArchive.open({ url, cipher }),
+    writerEnv: { ARCHIVE_DRIVER: 'postgres', DATABASE_URL: url, ...encryptedEnv('k1') },
+  };
+});
+
+describeSearchConformance(
+  'postgres, encrypted',
+  async () => {
+    const url = await freshDatabase('search_encrypted');
+    return { open: () => PostgresArchive.open({ url, cipher: testCipher('k1') }) };
+  },
+  { backfill: false }
+);
 
 describe('PostgresArchive', function () {
   this.timeout(60_000);

@@ -7,6 +7,7 @@ import { ArchiveConfigError } from '../../src/archive/archive';
 import { migrations, schemaVersionTable } from '../../src/archive/migrations';
 import { SqliteArchive } from '../../src/archive/sqlite-archive';
 import { searchWords } from '../../src/core/recall/search-words';
+import { encryptedEnv, testCipher } from '../support/archive-keys';
 import { describeArchiveConformance } from './conformance';
 import { describeSearchConformance } from './search-conformance';
 
@@ -24,14 +25,33 @@ describeSearchConformance('sqlite', () => {
     open: () => Promise.resolve(SqliteArchive.open({ path })),
     dropIndex: () => {
       const db = new Database(path);
-      db.exec(
-        'DROP TABLE archive_search_fts; DROP TABLE archive_search; DELETE FROM archive_schema_version WHERE version = 2'
-      );
+      db.exec(`DROP TABLE archive_search_fts; DROP TABLE archive_search;
+        ALTER TABLE archive_entries DROP COLUMN key_id; ALTER TABLE archive_superseded DROP COLUMN key_id;
+        ALTER TABLE fold_summaries DROP COLUMN key_id;
+        DELETE FROM archive_schema_version WHERE version IN (2, 4)`);
       db.close();
       return Promise.resolve();
     },
   };
 });
+
+describeArchiveConformance('sqlite, encrypted', () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'dc-sqlite-')), 'archive.sqlite');
+  const cipher = testCipher('k1');
+  return {
+    open: () => Promise.resolve(SqliteArchive.open({ path, cipher })),
+    writerEnv: { ARCHIVE_DRIVER: 'sqlite', ARCHIVE_PATH: path, ...encryptedEnv('k1') },
+  };
+});
+
+describeSearchConformance(
+  'sqlite, encrypted',
+  () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'dc-sqlite-')), 'archive.sqlite');
+    return { open: () => Promise.resolve(SqliteArchive.open({ path, cipher: testCipher('k1') })) };
+  },
+  { backfill: false }
+);
 
 describe('SqliteArchive', () => {
   it('leaves no byte of a purged conversation in the database file or its journal', async () => {

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { AesGcmPayloadCodec, ENCRYPTED_ENCODING, KEY_ID_METADATA } from '../../src/codec/aes-gcm-codec';
 import { dataConverterFromConfig } from '../../src/codec/data-converter';
-import { CodecConfigError, readCodecKeys } from '../../src/codec/keys';
+import { CodecConfigError, readCodecKeys } from '../../src/config/encryption-keys';
 
 const keyA = randomBytes(32).toString('base64');
 const keyB = randomBytes(32).toString('base64');

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { AesGcmPayloadCodec } from '../../src/codec/aes-gcm-codec';
-import { readCodecKeys } from '../../src/codec/keys';
+import { readCodecKeys } from '../../src/config/encryption-keys';
 import { startCodecServerProcess } from '../support/codec';
 
 const root = join(__dirname, '..', '..');

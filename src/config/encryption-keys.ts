@@ -1,8 +1,8 @@
 /**
- * The codec's keys: AES-256 keys by id, read from one environment variable (`id:base64key,id:base64key`), and the id
- * new payloads are encrypted with. Every listed key decrypts, so a key is rotated by adding a new one, switching the
- * encrypting id, and removing the old key only once no retained history uses it. Errors name ids and variables, never
- * key material.
+ * The encryption keys: AES-256 keys by id, read from one environment variable (`id:base64key,id:base64key`), and the id
+ * new data is encrypted with. The payload codec and the archive's encryption at rest both use them. Every listed key
+ * decrypts, so a key is rotated by adding a new one, switching the encrypting id, and removing the old key only once
+ * nothing retained uses it. Errors name ids and variables, never key material.
  */
 
 /** Bad codec configuration (the message never contains a key). */
@@ -53,13 +53,19 @@ export function parseKeyList(text: string, variable: string): Map<string, Buffer
 
 /**
  * Reads the keys from the environment.
+ * @param purpose what is on, for the message when no keys are set. @default 'payload encryption'
  * @returns the keys, encrypting with `keyId` (or the first listed key when `keyId` is '').
  * @throws CodecConfigError when the variable is unset or empty, malformed, or does not hold `keyId`.
  */
-export function readCodecKeys(keysEnv: string, keyId: string, env: NodeJS.ProcessEnv = process.env): CodecKeys {
+export function readCodecKeys(
+  keysEnv: string,
+  keyId: string,
+  env: NodeJS.ProcessEnv = process.env,
+  purpose = 'payload encryption'
+): CodecKeys {
   const text = env[keysEnv];
   if (text === undefined || text.trim() === '') {
-    throw new CodecConfigError(`payload encryption is on but the environment variable ${keysEnv} holds no keys`);
+    throw new CodecConfigError(`${purpose} is on but the environment variable ${keysEnv} holds no keys`);
   }
   const keys = parseKeyList(text, keysEnv);
   const encryptKeyId = keyId === '' ? [...keys.keys()][0]! : keyId;
