@@ -125,7 +125,8 @@ function associatedData(keyId: string, identity: RowIdentity): Buffer {
   return Buffer.from(JSON.stringify(['dc-archive/1', keyId, ...identity]), 'utf8');
 }
 
-function describeRow(identity: RowIdentity): string {
+/** @returns a row's identity as messages name it: `message 3 revision 0 of "workflow-id"`. */
+export function describeRow(identity: RowIdentity): string {
   const [key, kind, ...rest] = identity;
   return `${String(kind)} ${rest.join(' revision ')} of ${JSON.stringify(key)}`;
 }

@@ -14,7 +14,7 @@ import type {
   SupersededRevision,
   WriteOutcome,
 } from './archive';
-import { ArchiveDecryptError, type ArchiveCipher, type RowIdentity } from './cipher';
+import { ArchiveDecryptError, describeRow, type ArchiveCipher, type RowIdentity } from './cipher';
 import { contentHash, parseBody, planWrite, type PreparedEntry, type StoredHead } from './entries';
 import { searchRows, type SearchRow } from './search-index';
 
@@ -167,10 +167,7 @@ export class SealedRows {
 
   private need(identity: RowIdentity, keyId: string): ArchiveCipher {
     if (this.cipher) return this.cipher;
-    const what =
-      identity.length > 0
-        ? `the archive row ${identity.slice(1).join(' ')} of ${JSON.stringify(identity[0])} is`
-        : 'archive rows are';
+    const what = identity.length > 0 ? `the archive row ${describeRow(identity)} is` : 'archive rows are';
     throw new ArchiveDecryptError(
       `${what} encrypted with key '${keyId.slice(0, 64)}', but the archive is opened without encryption: set archive.encrypt and the keys (codec.keysEnv)`
     );

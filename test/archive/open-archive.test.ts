@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ArchiveConfigError } from '../../src/archive/archive';
-import { openArchive, openArchiveReader, sqliteArchivePath } from '../../src/archive/open-archive';
+import { archiveCipher, openArchive, openArchiveReader, sqliteArchivePath } from '../../src/archive/open-archive';
 import { loadConfig } from '../../src/config/load-config';
 import { spawnWorkerEntry } from '../support/npm-worker';
 import { testDatabaseUrl } from '../support/postgres';
@@ -101,6 +101,48 @@ describe('opening the configured archive', function () {
     assert.equal(
       stderr.trim(),
       'archive error: archive.driver is postgres but no URL is set (archive.url or DATABASE_URL)'
+    );
+  });
+});
+
+describe('opening the configured archive with encryption at rest', function () {
+  this.timeout(60_000);
+  const key = `k1:${Buffer.alloc(32, 7).toString('base64')}`;
+
+  it('stops with one clear line, naming the variable or key id and never a key, when the keys are wrong', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'dc-open-enc-'));
+    const config = (env: Record<string, string>) =>
+      loadConfig(join(dataDir, 'none.yaml'), { DATA_DIR: dataDir, ARCHIVE_ENCRYPT: 'true', ...env });
+    const cases: [Record<string, string>, Record<string, string>, RegExp][] = [
+      [{}, {}, /^archive\.encrypt is on but the environment variable DC_CODEC_KEYS holds no keys$/],
+      [{}, { DC_CODEC_KEYS: 'k1:c2hvcnQ=' }, /^DC_CODEC_KEYS: entry 1: key 'k1' must be 32 bytes in base64/],
+      [
+        { DC_CODEC_KEY_ID: 'k9' },
+        { DC_CODEC_KEYS: key },
+        /^codec\.keyId 'k9' is not among the keys in DC_CODEC_KEYS \(k1\)$/,
+      ],
+    ];
+    for (const [settings, env, message] of cases) {
+      assert.throws(
+        () => archiveCipher(config(settings), env),
+        (err: Error) => err instanceof ArchiveConfigError && message.test(err.message) && !err.message.includes(key)
+      );
+    }
+    assert.equal(archiveCipher(config({}), { DC_CODEC_KEYS: key })?.keyId, 'k1');
+    assert.equal(archiveCipher(loadConfig(join(dataDir, 'none.yaml'), {}), {}), undefined, 'off by default');
+  });
+
+  it('a worker with archive.encrypt and no keys stops at start saying so', async () => {
+    const { code, stderr } = await runWorkerProcess({
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'dc-open-enc-')),
+      ARCHIVE_ENCRYPT: 'true',
+      DC_CODEC_KEYS: '',
+      DEV_SERVER_PORT: '1',
+    });
+    assert.equal(code, 1);
+    assert.equal(
+      stderr.trim(),
+      'archive error: archive.encrypt is on but the environment variable DC_CODEC_KEYS holds no keys'
     );
   });
 });
