@@ -3,8 +3,10 @@
  * are derived (HKDF-SHA256, one label each), so nothing the archive writes is made with the key the payload codec uses:
  * - bodies: AES-256-GCM, a random 96-bit IV per write, the row's identity (workflow id, kind, number, revision) and
  *   the key id bound as associated data, so a ciphertext copied to another row or relabelled to another key fails;
- * - content hashes: HMAC-SHA256 of the content's SHA-256, so a stored hash cannot be checked against guessed content;
- * - search words: each word replaced by a keyed token (a blind index), the same word always the same token.
+ * - content hashes: HMAC-SHA256 of the row's number and the content's SHA-256, so a stored hash cannot be checked
+ *   against guessed content, and equal content under two numbers does not show as equal hashes;
+ * - search words: each word replaced by a keyed token of the conversation and the word (a blind index): the same word
+ *   is the same token within one conversation, and a different one in another.
  * docs/archive.md "Encryption at rest" says what this hides and what it does not.
  */
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
@@ -88,19 +90,26 @@ export class ArchiveCipher {
     }
   }
 
-  /** @returns the hash stored for content of SHA-256 `contentHash` (hex): its HMAC with key `keyId`'s hash key, hex. */
-  hash(contentHash: string, keyId: string = this.keyId): string {
-    return createHmac('sha256', this.keys(keyId, []).hash).update(contentHash, 'utf8').digest('hex');
+  /**
+   * @returns the hash stored for content of SHA-256 `contentHash` (hex) at `place` (workflow id, kind, number): the
+   *   HMAC of both with key `keyId`'s hash key, hex. A write compares hashes at the same place only.
+   */
+  hash(place: RowIdentity, contentHash: string, keyId: string = this.keyId): string {
+    const mac = createHmac('sha256', this.keys(keyId, []).hash);
+    return mac.update(JSON.stringify([...place, contentHash]), 'utf8').digest('hex');
   }
 
-  /** @returns `words` (single-space separated, `searchWords` form) with each word replaced by its token for `keyId`. */
-  blind(words: string, keyId: string = this.keyId): string {
+  /**
+   * @returns `words` (single-space separated, `searchWords` form) with each word replaced by its token for
+   *   conversation `key` (a workflow id: no NUL) and `keyId`.
+   */
+  blind(key: string, words: string, keyId: string = this.keyId): string {
     if (words === '') return '';
-    const key = this.keys(keyId, []).search;
+    const searchKey = this.keys(keyId, []).search;
     return words
       .split(' ')
       .map((word) => {
-        const mac = createHmac('sha256', key).update(word, 'utf8').digest();
+        const mac = createHmac('sha256', searchKey).update(`${key}\u0000${word}`, 'utf8').digest();
         let token = '';
         for (const byte of mac.subarray(0, TOKEN_BYTES)) token += TOKEN_LETTERS[byte >> 4]! + TOKEN_LETTERS[byte & 15]!;
         return token;

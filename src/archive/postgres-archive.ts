@@ -165,7 +165,7 @@ export class PostgresArchive implements ConversationArchive {
     const inRow = terms.map((_t, i) => `AND strpos(' ' || words || ' ', $${i + 7}) > 0`).join(' ');
     try {
       const found: number[][] = [];
-      for (const v of searchVariants(terms, this.cipher)) {
+      for (const v of searchVariants(key, terms, this.cipher)) {
         const rows = await this.query<{ seq: string }>(
           'search',
           `SELECT DISTINCT seq FROM archive_search

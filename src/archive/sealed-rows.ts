@@ -116,12 +116,17 @@ export class SealedRows {
           : this.body(entryIdentity(key, kind, h.seq, h.revision), { ...h, body: h.body }),
     }));
     const byNumber = new Map(opened.map((h) => [h.seq, h]));
-    const plan = planWrite(entries, opened, (entry, head) => this.storedHash(entry.hash, head) === head.hash);
+    const plan = planWrite(
+      entries,
+      opened,
+      (entry, head) => this.storedHash([key, kind, head.seq], entry.hash, head) === head.hash
+    );
     const seal = (e: PreparedEntry, revision: number): SealedEntry => {
       if (!this.cipher) return { seq: e.seq, revision, hash: e.hash, body: e.body, keyId: null };
       const identity = entryIdentity(key, kind, e.seq, revision);
       const { keyId } = this.cipher;
-      return { seq: e.seq, revision, hash: this.cipher.hash(e.hash), body: this.cipher.seal(identity, e.body), keyId };
+      const hash = this.cipher.hash([key, kind, e.seq], e.hash);
+      return { seq: e.seq, revision, hash, body: this.cipher.seal(identity, e.body), keyId };
     };
     const inserts = plan.inserts.map((e) => seal(e, 0));
     const supersedes = plan.supersedes.map((e) => seal(e, e.revision));
@@ -138,7 +143,7 @@ export class SealedRows {
         kind === 'message'
           ? searchRows(
               written.map((e, i) => ({ seq: e.seq, hash: stored[i]!.hash, body: e.body })),
-              this.cipher
+              this.cipher && { cipher: this.cipher, key }
             )
           : [],
       outcome: plan.outcome,
@@ -155,9 +160,9 @@ export class SealedRows {
   }
 
   /** A content hash in the form `head` stores hashes. */
-  private storedHash(hash: string, head: StoredHead): string {
+  private storedHash(place: RowIdentity, hash: string, head: StoredHead): string {
     const keyId = head.keyId ?? null;
-    return keyId === null ? hash : this.need([], keyId).hash(hash, keyId);
+    return keyId === null ? hash : this.need([], keyId).hash(place, hash, keyId);
   }
 
   /** The SHA-256 content hash of a row: stored as such when plain, computed from the opened value when encrypted. */

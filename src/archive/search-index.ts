@@ -32,15 +32,15 @@ export interface SearchRow {
  */
 export function searchRows(
   entries: readonly Pick<PreparedEntry, 'seq' | 'hash' | 'body'>[],
-  cipher?: ArchiveCipher
+  sealing?: { cipher: ArchiveCipher; key: string }
 ): SearchRow[] {
-  const keyId = cipher?.keyId ?? null;
+  const keyId = sealing?.cipher.keyId ?? null;
   return entries.flatMap((e) =>
     splitWords(messageWords(parseBody(e.body))).map((words, part) => ({
       seq: e.seq,
       part,
       hash: e.hash,
-      words: cipher ? cipher.blind(words) : words,
+      words: sealing ? sealing.cipher.blind(sealing.key, words) : words,
       keyId,
     }))
   );
@@ -51,13 +51,14 @@ export function searchRows(
  *   as each configured key's tokens in that key's rows.
  */
 export function searchVariants(
+  key: string,
   terms: readonly string[],
   cipher: ArchiveCipher | undefined
 ): { keyId: string | null; terms: string[] }[] {
   const plain = { keyId: null, terms: [...terms] };
   return [
     plain,
-    ...(cipher?.keyIds() ?? []).map((keyId) => ({ keyId, terms: terms.map((t) => cipher!.blind(t, keyId)) })),
+    ...(cipher?.keyIds() ?? []).map((keyId) => ({ keyId, terms: terms.map((t) => cipher!.blind(key, t, keyId)) })),
   ];
 }
 

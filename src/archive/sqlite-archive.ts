@@ -195,7 +195,7 @@ export class SqliteArchive implements ConversationArchive {
       checkKey(key);
       const { terms, firstSeq, lastSeq, limit } = checkSearch(request);
       const statement = this.guard(() => this.searchStatement(terms.length));
-      const found = searchVariants(terms, this.cipher).map((v) =>
+      const found = searchVariants(key, terms, this.cipher).map((v) =>
         this.guard(() =>
           statement.all(ftsQuery(v.terms), key, firstSeq, lastSeq, v.keyId, ...v.terms.map(paddedTerm), limit)
         ).map((r) => r.seq)

@@ -28,24 +28,27 @@ describe('archive cipher', () => {
     );
   });
 
-  it('blinds words to tokens of letters, the same per key and word, different across keys', () => {
+  it('blinds words to tokens of letters, the same per conversation, key and word, different otherwise', () => {
     const cipher = testCipher('k1', 'k2');
-    const tokens = cipher.blind('tck 4821 tck');
+    const tokens = cipher.blind('conversation-x', 'tck 4821 tck');
     assert.match(tokens, /^[a-p]{16} [a-p]{16} [a-p]{16}$/);
     const [t1, t2, t3] = tokens.split(' ');
     assert.equal(t1, t3);
     assert.notEqual(t1, t2);
-    assert.equal(cipher.blind('4821'), t2, 'a query term blinds to the stored token');
-    assert.notEqual(cipher.blind('tck', 'k2'), t1);
-    assert.equal(cipher.blind(''), '');
+    assert.equal(cipher.blind('conversation-x', '4821'), t2, 'a query term blinds to the stored token');
+    assert.notEqual(cipher.blind('conversation-x', 'tck', 'k2'), t1, 'another key');
+    assert.notEqual(cipher.blind('conversation-y', 'tck'), t1, 'another conversation');
+    assert.equal(cipher.blind('conversation-x', ''), '');
   });
 
-  it('hashes content with a key: not the content hash, the same per key, different across keys', () => {
+  it('hashes content with a key and its place: the same for both, different for another key or place', () => {
     const cipher = testCipher('k1', 'k2');
     const content = 'ab'.repeat(32);
-    assert.match(cipher.hash(content), /^[0-9a-f]{64}$/);
-    assert.notEqual(cipher.hash(content), content);
-    assert.equal(cipher.hash(content), cipher.hash(content, 'k1'));
-    assert.notEqual(cipher.hash(content, 'k2'), cipher.hash(content, 'k1'));
+    const place = ['conversation-x', 'message', 3];
+    assert.match(cipher.hash(place, content), /^[0-9a-f]{64}$/);
+    assert.notEqual(cipher.hash(place, content), content);
+    assert.equal(cipher.hash(place, content), cipher.hash(place, content, 'k1'));
+    assert.notEqual(cipher.hash(place, content, 'k2'), cipher.hash(place, content, 'k1'));
+    assert.notEqual(cipher.hash(['conversation-x', 'message', 4], content), cipher.hash(place, content));
   });
 });
