@@ -8,6 +8,7 @@ import { PostgresArchive } from '../../src/archive/postgres-archive';
 import { SqliteArchive } from '../../src/archive/sqlite-archive';
 import { ConversationClient } from '../../src/client/conversation-client';
 import { uniqueConversationId } from '../support/conversation';
+import { testCipher } from '../support/archive-keys';
 import { freshDatabase } from '../support/postgres';
 import { measureRecall } from '../support/recall-measure';
 import { withWorker } from '../support/temporal';
@@ -41,6 +42,21 @@ const drivers: [string, () => Promise<ConversationArchive>][] = [
     () => Promise.resolve(SqliteArchive.open({ path: join(mkdtempSync(join(tmpdir(), 'dc-recall-')), 'a.sqlite') })),
   ],
   ['postgres', async () => PostgresArchive.open({ url: await freshDatabase('recall') })],
+  // Encryption at rest: the same recall through the blind index and encrypted bodies.
+  [
+    'sqlite, encrypted',
+    () =>
+      Promise.resolve(
+        SqliteArchive.open({
+          path: join(mkdtempSync(join(tmpdir(), 'dc-recall-')), 'a.sqlite'),
+          cipher: testCipher('k1'),
+        })
+      ),
+  ],
+  [
+    'postgres, encrypted',
+    async () => PostgresArchive.open({ url: await freshDatabase('recall_encrypted'), cipher: testCipher('k1') }),
+  ],
 ];
 
 for (const [driver, open] of drivers) {
