@@ -1,5 +1,5 @@
 /**
- * The `compactNow` handler: validator and answer. The fold itself is `ConversationFolds.foldNow`, run by the runner
+ * The `compactNow` handler: validator and answer. The fold itself is `ConversationFolds.foldNow`, run by `ConversationHandlers`
  * under the conversation's lock like every other change.
  */
 import { compactNowInputProblem, type CompactNowInput, type CompactNowResult } from '../../contract/compact-now';

@@ -1,13 +1,13 @@
 /**
  * `conversationWorkflow`: the durable owner of one conversation. Thin by design: it registers the handlers, waits,
- * and continues-as-new; the handlers live in `ConversationRunner` and the state in `ConversationState`.
+ * and continues-as-new; the handlers live in `ConversationHandlers` (each registered through `handle()`) and the state in `ConversationState`.
  */
 import { allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
 import { prepareForSend } from '../../core/messages/send';
 import { currentFormatName } from '../../core/messages/format-name';
 import { ConversationState } from './conversation-state';
 import { adoptConfiguredDefaults } from './configured-defaults';
-import { ConversationRunner } from './conversation-runner';
+import { ConversationHandlers } from './conversation-handlers';
 import { ProfileCheck, profileOf } from './profile-check';
 import {
   appendSignal,
@@ -32,7 +32,7 @@ import {
 } from '../../contract/definitions';
 import { failure, FailureType, type FailureTypeName } from '../../contract/failures';
 import { UnsupportedProtocol } from '../../contract/protocol-version';
-import { guarded, guardedValidator } from './guard';
+import { handle } from './handle';
 import {
   defaultLimits,
   defaultSettings,
@@ -43,7 +43,6 @@ import {
 import { conversationIdOf } from '../../contract/conversation-id';
 import { checkStartInput } from './validate-start';
 import { upsertConversationAttributes } from './visibility';
-import { observePrepare } from './observe';
 import { AppendRejected } from './conversation-state';
 import { show } from '../../contract/validate-plan';
 import { compactNowUpdate, type CompactNowInput } from '../../contract/compact-now';
@@ -57,7 +56,7 @@ import { validateCompactNow } from './compact-now';
  */
 export async function conversationWorkflow(input: ConversationInput): Promise<ConversationStateView> {
   let state: ConversationState;
-  let runner: ConversationRunner;
+  let handlers: ConversationHandlers;
   let startError: string | undefined;
   /** An unsupported `protocol` fails the start with its own type, every other problem with `InvalidStart`. */
   let startFailure: FailureTypeName = FailureType.invalidStart;
@@ -77,7 +76,7 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
           mergeSettings(defaultSettings, start.settings),
           mergeLimits(defaultLimits, start.limits)
         );
-    runner = new ConversationRunner(state, state.carried.limits);
+    handlers = new ConversationHandlers(state, state.carried.limits);
     if (!start.carried && start.format) state.fixFormat(currentFormatName(start.format));
     if (!start.carried) startProfile = state.carried.settings.summarizer.profile;
     if (!start.carried) fresh = { settings: start.settings as SettingsPatch | undefined }; // checked just above
@@ -87,11 +86,11 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
     startError = `invalid start input: ${err instanceof Error ? err.message : String(err)}`;
     if (err instanceof UnsupportedProtocol) startFailure = FailureType.unsupportedProtocol;
     state = ConversationState.create(conversationIdOf(workflowId) ?? workflowId, defaultSettings);
-    runner = new ConversationRunner(state, defaultLimits);
+    handlers = new ConversationHandlers(state, defaultLimits);
   }
   // A new conversation's defaults come from the worker's configuration. Started before the handlers are registered
   // (registering one runs the updates that came with the start), so they queue behind it on the mutex.
-  const initialized = fresh && runner.initialize(() => adoptConfiguredDefaults(state, fresh?.settings));
+  const initialized = fresh && handlers.initialize(() => adoptConfiguredDefaults(state, fresh?.settings));
   const refuseAfterBadStart = (): void => {
     if (startError) throw failure(startFailure, startError);
   };
@@ -102,101 +101,105 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
       throw new AppendRejected(`${update} takes no input, got ${show(args.length === 1 ? args[0] : args)}`);
     }
   };
-  const validateAppend = guardedValidator('append', (i: Parameters<ConversationRunner['validateAppend']>[0]) => {
-    refuseAfterBadStart();
-    runner.validateAppend(i);
-  });
   const profiles = new ProfileCheck();
-  const appendHandler = (decide: boolean) => (i: Parameters<ConversationRunner['append']>[0]) =>
-    profiles.whenKnown(state.carried.settings.summarizer.profile === startProfile ? startProfile : '', () =>
-      runner.append(i, decide)
-    );
   // Every handler ends by refreshing the UI's current details (no history event), whether it succeeded or not.
-  const shown = <T>(p: Promise<T>): Promise<T> => p.finally(() => runner.publish());
+  const publish = (): void => handlers.publish();
+  const { serialised, counted } = handlers;
+  /** Appends wait for the start settings' profile, while those are still the conversation's. */
+  const startProfileKnown = <R>(_args: unknown[], run: () => Promise<R>): Promise<R> =>
+    profiles.whenKnown(state.carried.settings.summarizer.profile === startProfile ? startProfile : '', run);
+  /** A validator refuses every call after a bad start (with the start's failure), then checks the input. */
+  const checked =
+    <A extends unknown[]>(check: (...args: A) => void) =>
+    (...args: A): void => {
+      refuseAfterBadStart();
+      check(...args);
+    };
+  const validateAppend = checked((i: AppendInput) => handlers.validateAppend(i));
   setHandler(
     prepareUpdate,
-    guarded('prepare', (i) => shown(observePrepare(() => appendHandler(true)(i)))),
-    { validator: validateAppend }
+    ...handle('prepare', (i: AppendInput) => handlers.prepare(i), {
+      publish,
+      validate: validateAppend,
+      observed: true,
+      gate: startProfileKnown,
+      lock: serialised,
+    })
   );
   setHandler(
     appendUpdate,
-    guarded('append', (i) => shown(appendHandler(false)(i))),
-    { validator: validateAppend }
+    ...handle('append', (i: AppendInput) => handlers.append(i), {
+      publish,
+      validate: validateAppend,
+      gate: startProfileKnown,
+      lock: serialised,
+    })
   );
-  setHandler(
-    appendSignal,
-    guarded('append signal', (i: AppendInput) => shown(runner.appendSignal(i)))
-  );
+  setHandler(appendSignal, handle('append signal', (i: AppendInput) => handlers.appendSignal(i), { publish })[0]);
   setHandler(
     rewindUpdate,
-    guarded('rewind', (i?: RewindInput) => shown(runner.rewind(i))),
-    {
-      validator: guardedValidator('rewind', (i?: RewindInput) => {
-        refuseAfterBadStart();
-        runner.validateRewind(i);
-      }),
-    }
+    ...handle('rewind', (i?: RewindInput) => handlers.rewind(i), {
+      publish,
+      validate: checked((i?: RewindInput) => handlers.validateRewind(i)),
+      lock: serialised,
+    })
   );
+  const noInput =
+    (name: string) =>
+    (...args: unknown[]) =>
+      refuseInput(name, args);
   setHandler(
     clearUpdate,
-    guarded('clear', () => shown(runner.clear())),
-    { validator: guardedValidator('clear', (...args: unknown[]) => refuseInput('clear', args)) }
+    ...handle('clear', () => handlers.clear(), { publish, validate: noInput('clear'), lock: serialised })
   );
   setHandler(
     configureUpdate,
-    guarded('configure', (p: SettingsPatch) => shown(profiles.whenKnown(profileOf(p), () => runner.configure(p)))),
-    {
-      validator: guardedValidator('configure', (p: SettingsPatch) => {
-        refuseAfterBadStart();
-        runner.validateConfigure(p);
-      }),
-    }
+    ...handle('configure', (p: SettingsPatch) => handlers.configure(p), {
+      publish,
+      validate: checked((p: SettingsPatch) => handlers.validateConfigure(p)),
+      gate: ([p], run) => profiles.whenKnown(profileOf(p), run),
+      lock: serialised,
+    })
   );
   setHandler(
     closeUpdate,
-    guarded('close', () => shown(runner.close())),
-    { validator: guardedValidator('close', (...args: unknown[]) => refuseInput('close', args)) }
+    ...handle('close', () => handlers.close(), { publish, validate: noInput('close'), lock: serialised })
   );
   setHandler(
     deleteUpdate,
-    guarded('delete', () => shown(runner.delete())),
-    { validator: guardedValidator('delete', (...args: unknown[]) => refuseInput('delete', args)) }
+    ...handle('delete', () => handlers.delete(), { publish, validate: noInput('delete'), lock: serialised })
   );
   setHandler(
     waitForFoldUpdate,
-    guarded('waitForFold', (i?: WaitForFoldInput) => shown(runner.waitForFold(i))),
-    {
-      validator: guardedValidator('waitForFold', (i?: WaitForFoldInput) => {
-        refuseAfterBadStart();
-        runner.validateWaitForFold(i);
-      }),
-    }
+    ...handle('waitForFold', (i?: WaitForFoldInput) => handlers.waitForFold(i), {
+      publish,
+      validate: checked((i?: WaitForFoldInput) => handlers.validateWaitForFold(i)),
+      lock: counted,
+    })
   );
   setHandler(
     compactNowUpdate,
-    guarded('compactNow', (i?: CompactNowInput) => shown(runner.compactNow(i))),
-    {
-      validator: guardedValidator('compactNow', (i?: CompactNowInput) => {
-        refuseAfterBadStart();
-        validateCompactNow(state, i);
-      }),
-    }
+    ...handle('compactNow', (i?: CompactNowInput) => handlers.compactNow(i), {
+      publish,
+      validate: checked((i?: CompactNowInput) => validateCompactNow(state, i)),
+      lock: serialised,
+    })
   );
-  setHandler(contextQuery, () => state.snapshot(runner.estimate()));
+  setHandler(contextQuery, () => state.snapshot(handlers.estimate()));
   setHandler(sendableQuery, () => {
-    const snapshot = state.snapshot(runner.estimate());
+    const snapshot = state.snapshot(handlers.estimate());
     const messages = snapshot.format
       ? prepareForSend(snapshot.messages, { format: snapshot.format, unanswered: state.carried.settings.unanswered })
       : [];
     return { ...snapshot, messages: [...messages] };
   });
-  setHandler(stateQuery, () => runner.view());
+  setHandler(stateQuery, () => handlers.view());
   setHandler(foldsQuery, () => [...state.carried.folds]);
   setHandler(writerSeqQuery, (writer) => state.carried.writers.find(([w]) => w === writer)?.[1] ?? -1);
 
   if (startError) throw failure(startFailure, startError);
   await initialized;
-  runner.publish();
+  handlers.publish();
 
   // Start settings naming a profile the worker lacks are refused by the first append; the run then fails as a bad
   // start does (nothing was stored), so a correct start of the same id is not refused by this run's settings.
@@ -204,16 +207,16 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
     startProfile !== '' && state.carried.settings.summarizer.profile === startProfile
       ? profiles.refusal(startProfile)
       : undefined;
-  await condition(() => state.carried.closed || runner.shouldContinueAsNew() || !!startRefusal());
-  if (!state.carried.closed && !runner.shouldContinueAsNew()) {
+  await condition(() => state.carried.closed || handlers.shouldContinueAsNew() || !!startRefusal());
+  if (!state.carried.closed && !handlers.shouldContinueAsNew()) {
     await condition(allHandlersFinished);
     throw failure(FailureType.invalidStart, `invalid start input: ${startRefusal() ?? 'unknown summarizer profile'}`);
   }
   // Continuing-as-new with a handler still running would drop its result (temporalio/features#467).
   await condition(allHandlersFinished);
   // The next run (or the closed execution) is listed with the state it ends this one with.
-  upsertConversationAttributes(runner.view());
-  if (state.carried.closed) return runner.view();
+  upsertConversationAttributes(handlers.view());
+  if (state.carried.closed) return handlers.view();
   const carried = state.handOver();
   return continueAsNew<typeof conversationWorkflow>({ conversationId: carried.conversationId, carried });
 }

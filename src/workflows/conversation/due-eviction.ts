@@ -1,6 +1,6 @@
 /**
  * The eviction decision, pure: whether stale tool outputs of the live context should become pointers now, and
- * which. The runner counts the replacements (an activity) and commits them with `ConversationState.commitEviction`.
+ * which. `ConversationHandlers` counts the replacements (an activity) and commits them with `ConversationState.commitEviction`.
  */
 import { evictStaleToolResults } from '../../core/fold/evict';
 import { triggerThreshold } from '../../core/plan/trigger';

@@ -1,7 +1,6 @@
 /**
- * Handler guards: nothing a handler or validator throws may fail a workflow task (that wedges the conversation until
- * a fixed worker is deployed). Caller mistakes become `ApplicationFailure`s of their documented type; anything else
- * is logged and becomes an `InternalError` failure of just that call.
+ * Error typing for handlers (`handle.ts` wraps every one with it): caller mistakes become `ApplicationFailure`s of
+ * their documented type; anything else is logged and becomes an `InternalError` failure of just that call.
  */
 import { ApplicationFailure, log } from '@temporalio/workflow';
 import { ConversationClosed } from '../../contract/closed';
@@ -32,17 +31,6 @@ export function toFailure(
   log.error(`${handler}: unexpected error`, { error: message, stack: err instanceof Error ? err.stack : undefined });
   const note = stored ? (stored.stored ? ' (the messages were stored)' : ' (nothing was stored)') : '';
   return failure(FailureType.internal, `${handler} failed unexpectedly${note}: ${message}`, details);
-}
-
-/** Wraps an async handler so every error leaves as an ApplicationFailure. */
-export function guarded<A extends unknown[], R>(handler: string, fn: (...args: A) => Promise<R>) {
-  return async (...args: A): Promise<R> => {
-    try {
-      return await fn(...args);
-    } catch (err) {
-      throw toFailure(err, handler);
-    }
-  };
 }
 
 /** Wraps a synchronous validator so its rejection carries a documented type. */

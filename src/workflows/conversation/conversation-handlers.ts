@@ -40,6 +40,7 @@ import {
   type SettingsPatch,
 } from '../../contract/settings';
 import { toFailure } from './guard';
+import type { Lock } from './handle';
 import { keepUnderByteBudget } from './byte-budget';
 import { appendShapeProblem, checkAppendProtocol } from './validate-append';
 import { appendHash, foreignToChat, reportedAhead, reusedWithOtherContent, sharedSeqAhead } from './append-checks';
@@ -66,10 +67,47 @@ function rejected(err: unknown): Error {
   return toFailure(err, 'update');
 }
 
-export class ConversationRunner {
+/** Whether an append's messages were stored when it failed: a caller's retry (same writer sequence) is then a no-op. */
+interface Stored {
+  stored: boolean;
+  version?: number;
+}
+
+/** An append staged for storing: what the caller sent, split from its pins, with the answers of abandoned calls. */
+interface Staging {
+  /** Whether the append involves pins or rules (`usesPins`). */
+  pins: boolean;
+  split: ReturnType<typeof splitPins> | null;
+  hash: string | undefined;
+  staged: StagedAppend;
+  inLive: ReturnType<typeof withAbandonedAnswers>['inLive'];
+  /** How many messages the caller sent (the reply's `appended`). */
+  fromCaller: number;
+  /** Positions in `staged.messages` of the messages pinned, and of those sent with a `pin` flag. */
+  pinnedNew: number[];
+  flaggedNew: number[];
+}
+
+/**
+ * The conversation's handlers, one method per update, signal and validator (registered through `handle()` in
+ * `conversation.ts`). Each hands what its activities return to `ConversationState`.
+ */
+export class ConversationHandlers {
   private readonly mutex = new Mutex();
   /** Updates handled in this run (the server caps a run at 2 000). */
   runUpdates = 0;
+
+  /** Runs a handler's body once every earlier one finished (the conversation's lock), counting it. */
+  readonly serialised: Lock = (fn) => {
+    this.runUpdates++;
+    return this.mutex.run(fn);
+  };
+
+  /** Counts a handler that does not take the lock (it only waits). */
+  readonly counted: Lock = (fn) => {
+    this.runUpdates++;
+    return fn();
+  };
   private readonly folds: ConversationFolds;
 
   constructor(
@@ -165,105 +203,155 @@ export class ConversationRunner {
     mergeSettings(this.state.carried.settings, patch);
   }
 
-  /** `append` / `prepare`: store new messages; with `decide`, fold when the trigger is reached. */
-  async append(input: AppendInput, decide: boolean): Promise<PrepareResult> {
-    this.runUpdates++;
-    // Whether this call's messages were stored when it failed: a caller's retry (same writer sequence) is then a no-op.
-    const stored: { stored: boolean; version?: number } = { stored: false };
-    const run = this.mutex.run(async () => {
-      const pins = this.usesPins(input);
-      // `pin` never reaches the model or the archive: the messages are stored without it, their entries marked.
-      const split = pins ? splitPins(input) : null;
-      // What a numbered append sent, so a later reuse of its number with other messages is refused (validator).
-      const hash = input.clientSeq !== undefined ? appendHash(input.messages) : undefined;
-      let staged;
-      try {
-        staged = this.state.stage(split ? split.input : input);
-      } catch (err) {
-        throw rejected(err);
-      }
-      const fromCaller = staged.messages.length;
-      // The state's transcript (read once per version) lets an append whose context has no open call read only itself.
-      const sameFormat = this.state.carried.format === staged.format;
-      const abandoned = withAbandonedAnswers(
-        this.state.raws(),
-        staged,
-        sameFormat ? this.state.transcript().items : undefined
-      );
-      staged = abandoned.staged;
-      const inLive = abandoned.inLive;
-      const s = this.state.carried;
-      if (input.tools !== undefined && !sameTools(input.tools, s.settings.tools)) {
-        this.state.useTools(input.tools);
-        await this.countFixedTokens(s.settings);
-      } else if (s.toolTokens === undefined && (s.settings.tools?.length ?? 0) > 0) {
-        await this.countFixedTokens(s.settings); // tools given at start: counted once, with the first append
-      }
-      if (input.reported) {
-        const estimated = countedAt(s.sent, input.reported.version);
-        this.state.calibrate(estimated, input.reported.usage.inputTokens);
-      }
-      const staging = staged;
-      const positions = (of: Set<number> | undefined): number[] =>
-        of ? staging.sentIndex.flatMap((sent, i) => (of.has(sent) ? [i] : [])) : [];
-      const pinnedNew = positions(split?.pinned);
-      // Checked before anything is archived: pins over their share of the budget store nothing.
-      const rules = pins ? await this.prepareRulesFor(staged, pinnedNew) : null;
-      if (staged.messages.length > 0) {
-        const ingested = await localAs(`ingest ${staged.messages.length} messages`).ingest({
-          ...ingestInput(s, staged),
-          messages: [...staged.messages, ...inLive.map((r) => r.raw)],
-        });
-        this.state.setReplyPriming(ingested.fixedTokens);
-        // A pinned message comes back to the caller without its flag: an insert in the patch, like a clipped one.
-        const clipped = new Set(ingested.clipped.map((c) => c.index));
-        const unflagged = positions(split?.flagged)
-          .filter((i) => !clipped.has(i))
-          .map((i) => ({ index: i, raw: staged.messages[i], tokens: ingested.counts[i] ?? 0 }));
-        this.state.commitAppend(
-          staged,
-          ingested.counts,
-          [...ingested.clipped, ...unflagged],
-          input.clientSeq,
-          input.writer,
-          hash
-        );
-        const first = s.live.length - staged.messages.length;
-        this.state.pin(pinnedNew.map((i) => first + i));
-        this.state.insertInLive(inLive, ingested.counts.slice(staged.messages.length));
-        Object.assign(stored, { stored: true, version: s.version });
-        await this.evictAtTurnStart(s.live.length - staged.messages.length);
-        await keepUnderByteBudget(this.state, s.live.length - staged.messages.length, async (messages) => {
-          const format = s.format ?? staged.format;
-          const count = localAs(`count ${messages.length} lightened messages`).countTokens;
-          return (await count({ model: s.settings.model, format, messages })).counts;
-        });
-      } else {
-        this.state.commitAppend(staged, [], [], input.clientSeq, input.writer, hash);
-      }
-      if (rules && s.format) this.state.placeRules(rules);
-      const outcome: FoldOutcome = decide
-        ? await this.folds.atPrepare()
-        : { decision: 'append only: no fold decision' };
-      const folding = this.folds.progress();
-      const tokens = this.estimate();
-      const prefix = decide ? this.notePrefixReuse() : undefined;
-      this.state.noteSent({ version: s.version, counted: this.state.countedTokens() });
-      return {
-        version: s.version,
-        patch: this.state.patch(staged),
-        tokens,
-        budget: s.settings.budget,
-        appended: fromCaller,
-        decision: outcome.decision,
-        ...(outcome.fold ? { fold: outcome.fold } : {}),
-        ...(folding ? { folding } : {}),
-        ...(prefix ? { prefix } : {}),
-      };
+  /**
+   * `prepare`: stores the new messages, folds when the trigger is reached, and replies with the context's patch.
+   * @throws ApplicationFailure of the call's type; `details[0].stored` says whether the messages were stored.
+   */
+  async prepare(input: AppendInput): Promise<PrepareResult> {
+    const stored: Stored = { stored: false };
+    try {
+      const appended = await this.store(input, stored);
+      const outcome = await this.folds.atPrepare();
+      return this.reply(appended, outcome, true);
+    } catch (err) {
+      throw toFailure(err, 'prepare', stored);
+    }
+  }
+
+  /** `append`: as `prepare`, without a fold decision. */
+  async append(input: AppendInput): Promise<PrepareResult> {
+    const stored: Stored = { stored: false };
+    try {
+      const appended = await this.store(input, stored);
+      return this.reply(appended, { decision: 'append only: no fold decision' }, false);
+    } catch (err) {
+      throw toFailure(err, 'append', stored);
+    }
+  }
+
+  /** The steps of storing an append: stage → fixed tokens → rules → ingest → lighten → place the rules. */
+  private async store(input: AppendInput, stored: Stored): Promise<Staging> {
+    const staging = this.stage(input);
+    await this.refreshFixedTokens(input);
+    // Checked before anything is archived: pins over their share of the budget store nothing.
+    const rules = staging.pins ? await this.prepareRulesFor(staging) : null;
+    if (staging.staged.messages.length > 0) {
+      await this.ingest(input, staging, stored);
+      await this.lighten(staging.staged);
+    } else {
+      this.state.commitAppend(staging.staged, [], [], input.clientSeq, input.writer, staging.hash);
+    }
+    if (rules && this.state.carried.format) this.state.placeRules(rules);
+    return staging;
+  }
+
+  /** Stages an append: pins split off, calls left unanswered given their answers, nothing committed yet. */
+  private stage(input: AppendInput): Staging {
+    const pins = this.usesPins(input);
+    // `pin` never reaches the model or the archive: the messages are stored without it, their entries marked.
+    const split = pins ? splitPins(input) : null;
+    // What a numbered append sent, so a later reuse of its number with other messages is refused (validator).
+    const hash = input.clientSeq !== undefined ? appendHash(input.messages) : undefined;
+    let staged: StagedAppend;
+    try {
+      staged = this.state.stage(split ? split.input : input);
+    } catch (err) {
+      throw rejected(err);
+    }
+    const fromCaller = staged.messages.length;
+    // The state's transcript (read once per version) lets an append whose context has no open call read only itself.
+    const sameFormat = this.state.carried.format === staged.format;
+    const abandoned = withAbandonedAnswers(
+      this.state.raws(),
+      staged,
+      sameFormat ? this.state.transcript().items : undefined
+    );
+    const positions = (of: Set<number> | undefined): number[] =>
+      of ? abandoned.staged.sentIndex.flatMap((sent, i) => (of.has(sent) ? [i] : [])) : [];
+    return {
+      pins,
+      split,
+      hash,
+      staged: abandoned.staged,
+      inLive: abandoned.inLive,
+      fromCaller,
+      pinnedNew: positions(split?.pinned),
+      flaggedNew: positions(split?.flagged),
+    };
+  }
+
+  /** Recounts the tool definitions when an append changes them (or brings the start's), and takes in reported usage. */
+  private async refreshFixedTokens(input: AppendInput): Promise<void> {
+    const s = this.state.carried;
+    if (input.tools !== undefined && !sameTools(input.tools, s.settings.tools)) {
+      this.state.useTools(input.tools);
+      await this.countFixedTokens(s.settings);
+    } else if (s.toolTokens === undefined && (s.settings.tools?.length ?? 0) > 0) {
+      await this.countFixedTokens(s.settings); // tools given at start: counted once, with the first append
+    }
+    if (input.reported) {
+      const estimated = countedAt(s.sent, input.reported.version);
+      this.state.calibrate(estimated, input.reported.usage.inputTokens);
+    }
+  }
+
+  /** Archives and counts the staged messages (local activity `ingest`), then commits them to the live context. */
+  private async ingest(input: AppendInput, staging: Staging, stored: Stored): Promise<void> {
+    const s = this.state.carried;
+    const { staged, inLive } = staging;
+    const ingested = await localAs(`ingest ${staged.messages.length} messages`).ingest({
+      ...ingestInput(s, staged),
+      messages: [...staged.messages, ...inLive.map((r) => r.raw)],
     });
-    return run.catch((err: unknown) => {
-      throw toFailure(err, decide ? 'prepare' : 'append', stored);
+    this.state.setReplyPriming(ingested.fixedTokens);
+    // A pinned message comes back to the caller without its flag: an insert in the patch, like a clipped one.
+    const clipped = new Set(ingested.clipped.map((c) => c.index));
+    const unflagged = staging.flaggedNew
+      .filter((i) => !clipped.has(i))
+      .map((i) => ({ index: i, raw: staged.messages[i], tokens: ingested.counts[i] ?? 0 }));
+    this.state.commitAppend(
+      staged,
+      ingested.counts,
+      [...ingested.clipped, ...unflagged],
+      input.clientSeq,
+      input.writer,
+      staging.hash
+    );
+    const first = s.live.length - staged.messages.length;
+    this.state.pin(staging.pinnedNew.map((i) => first + i));
+    this.state.insertInLive(inLive, ingested.counts.slice(staged.messages.length));
+    Object.assign(stored, { stored: true, version: s.version });
+  }
+
+  /** Evicts stale tool outputs when due, then keeps the live context under its byte budget. */
+  private async lighten(staged: StagedAppend): Promise<void> {
+    const s = this.state.carried;
+    await this.evictAtTurnStart(s.live.length - staged.messages.length);
+    await keepUnderByteBudget(this.state, s.live.length - staged.messages.length, async (messages) => {
+      const format = s.format ?? staged.format;
+      const count = localAs(`count ${messages.length} lightened messages`).countTokens;
+      return (await count({ model: s.settings.model, format, messages })).counts;
     });
+  }
+
+  /** The reply to `prepare` / `append`: the patch from the caller's mirror, tokens, the fold decision. */
+  private reply(staging: Staging, outcome: FoldOutcome, prepared: boolean): PrepareResult {
+    const s = this.state.carried;
+    const folding = this.folds.progress();
+    const tokens = this.estimate();
+    const prefix = prepared ? this.notePrefixReuse() : undefined;
+    this.state.noteSent({ version: s.version, counted: this.state.countedTokens() });
+    return {
+      version: s.version,
+      patch: this.state.patch(staging.staged),
+      tokens,
+      budget: s.settings.budget,
+      appended: staging.fromCaller,
+      decision: outcome.decision,
+      ...(outcome.fold ? { fold: outcome.fold } : {}),
+      ...(folding ? { folding } : {}),
+      ...(prefix ? { prefix } : {}),
+    };
   }
 
   /** Keys of the context the last `prepare` returned (this run; a new run starts without one). */
@@ -289,7 +377,7 @@ export class ConversationRunner {
    * of the budget. @returns the rules change to place after the commit, or `null`.
    * @throws AppendRejected when pinned messages and rules would take more than a quarter of the budget.
    */
-  private async prepareRulesFor(staged: StagedAppend, pinnedNew: number[]): Promise<PreparedRules | null> {
+  private async prepareRulesFor({ staged, pinnedNew }: Staging): Promise<PreparedRules | null> {
     const s = this.state.carried;
     const format = s.format ?? staged.format;
     const count = async (messages: unknown[]): Promise<number[]> =>
@@ -322,103 +410,94 @@ export class ConversationRunner {
         refusal = err instanceof Error ? err : new AppendRejected(String(err));
       }
       if (refusal !== undefined) throw refusal;
-      await this.append(input, false);
+      await this.serialised(() => this.append(input));
     } catch (err) {
       this.state.noteError(err instanceof Error ? err.message : String(err), Date.now());
     }
   }
 
+  /** `rewind`: removes the last user turn. @throws VersionMismatch (typed) when `expectedVersion` is not current. */
   async rewind(input?: RewindInput): Promise<RewindResult> {
-    this.runUpdates++;
-    return this.mutex.run(() => {
-      try {
-        this.checkExpectedVersion(input);
-        const removed = this.state.rewind();
-        return { version: this.state.carried.version, removed };
-      } catch (err) {
-        throw rejected(err);
-      }
-    });
+    try {
+      this.checkExpectedVersion(input);
+      const removed = this.state.rewind();
+      return Promise.resolve({ version: this.state.carried.version, removed });
+    } catch (err) {
+      throw rejected(err);
+    }
   }
 
+  /** `clear`: empties the context but for instructions and pinned messages. */
   async clear(): Promise<{ version: number }> {
-    this.runUpdates++;
-    return this.mutex.run(() => {
-      try {
-        this.state.clear();
-      } catch (err) {
-        throw rejected(err);
-      }
-      return { version: this.state.carried.version };
-    });
+    try {
+      this.state.clear();
+    } catch (err) {
+      throw rejected(err);
+    }
+    return Promise.resolve({ version: this.state.carried.version });
   }
 
+  /** `configure`: merges a settings patch, recounting what another model or other tools change. */
   async configure(patch: SettingsPatch): Promise<ConversationSettings> {
-    this.runUpdates++;
-    return this.mutex.run(async () => {
-      const s = this.state.carried;
-      let next: ConversationSettings;
+    const s = this.state.carried;
+    let next: ConversationSettings;
+    try {
+      next = mergeSettings(s.settings, patch);
+    } catch (err) {
+      throw rejected(err);
+    }
+    const pinsInvolved = (next.rules ?? []).length > 0 || pinnedTokens(s.live) > 0;
+    let rules: PreparedRules | null = null;
+    if (pinsInvolved && s.format) {
       try {
-        next = mergeSettings(s.settings, patch);
-      } catch (err) {
-        throw rejected(err);
-      }
-      const pinsInvolved = (next.rules ?? []).length > 0 || pinnedTokens(s.live) > 0;
-      let rules: PreparedRules | null = null;
-      if (pinsInvolved && s.format) {
-        try {
-          rules = await prepareRules({
-            live: s.live,
-            format: s.format,
-            rules: next.rules ?? [],
-            budget: next.budget,
-            addedPinned: 0,
-            count: async (raw) =>
-              (await local.countTokens({ model: next.model, format: s.format!, messages: [raw] })).counts[0] ?? 0,
-          });
-        } catch (err) {
-          throw rejected(err instanceof PinBudgetError ? new SettingsError(err.message) : err);
-        }
-      }
-      let recount: Recount | undefined;
-      if (next.model !== s.settings.model && s.live.length > 0 && s.format) {
-        // Another model may use another vocabulary: every stored count must be redone with it.
-        recount = await localAs(`recount ${s.live.length} messages for ${next.model}`).countTokens({
-          model: next.model,
+        rules = await prepareRules({
+          live: s.live,
           format: s.format,
-          messages: this.state.raws(),
-          tools: next.tools ?? [],
+          rules: next.rules ?? [],
+          budget: next.budget,
+          addedPinned: 0,
+          count: async (raw) =>
+            (await local.countTokens({ model: next.model, format: s.format!, messages: [raw] })).counts[0] ?? 0,
         });
-      } else if (
-        !sameTools(next.tools, s.settings.tools) ||
-        (next.model !== s.settings.model && (next.tools?.length ?? 0) > 0)
-      ) {
-        await this.countFixedTokens(next);
+      } catch (err) {
+        throw rejected(err instanceof PinBudgetError ? new SettingsError(err.message) : err);
       }
-      this.state.configure(next, recount);
-      if (rules) this.state.placeRules(rules);
-      return next;
-    });
+    }
+    let recount: Recount | undefined;
+    if (next.model !== s.settings.model && s.live.length > 0 && s.format) {
+      // Another model may use another vocabulary: every stored count must be redone with it.
+      recount = await localAs(`recount ${s.live.length} messages for ${next.model}`).countTokens({
+        model: next.model,
+        format: s.format,
+        messages: this.state.raws(),
+        tools: next.tools ?? [],
+      });
+    } else if (
+      !sameTools(next.tools, s.settings.tools) ||
+      (next.model !== s.settings.model && (next.tools?.length ?? 0) > 0)
+    ) {
+      await this.countFixedTokens(next);
+    }
+    this.state.configure(next, recount);
+    if (rules) this.state.placeRules(rules);
+    return next;
   }
 
+  /** `close`: no call but queries is accepted after it. */
   async close(): Promise<{ version: number }> {
-    this.runUpdates++;
-    return this.mutex.run(() => ({ version: this.state.close() }));
+    return Promise.resolve({ version: this.state.close() });
   }
 
   /**
    * `delete`: stops a summary being written (nothing of it may be written back), erases the archive, then closes the
-   * conversation. Under the mutex, so no append runs between the erasure and the close; when the erasure fails, the
+   * conversation. Run under the lock, so no append runs between the erasure and the close; when the erasure fails, the
    * conversation is left as it was (the purge is one transaction) and the update fails.
    */
   async delete(): Promise<DeleteResult> {
-    this.runUpdates++;
-    return this.mutex.run(async () => {
-      this.folds.abandon();
-      const erased = await localAs('erase the archive').purgeArchive();
-      this.state.close();
-      return erased;
-    });
+    this.folds.abandon();
+    const erased = await localAs('erase the archive').purgeArchive();
+    this.state.close();
+    return erased;
   }
 
   /**
@@ -428,7 +507,6 @@ export class ConversationRunner {
    */
   async waitForFold(input: WaitForFoldInput | undefined): Promise<WaitForFoldResult> {
     const timeoutMs = input?.timeoutMs;
-    this.runUpdates++;
     const settled = (): boolean => {
       const phase = this.folds.progress()?.phase;
       return phase === undefined || phase === 'ready';
@@ -439,12 +517,9 @@ export class ConversationRunner {
     return { folding: this.folds.progress(), lastFold: folds[folds.length - 1] ?? null };
   }
 
-  /** `compactNow`: folds now under the lock (`ConversationFolds.foldNow`). @returns the fold's outcome. */
+  /** `compactNow`: folds now (`ConversationFolds.foldNow`). @returns the fold's outcome. */
   async compactNow(input: CompactNowInput | undefined): Promise<CompactNowResult> {
-    this.runUpdates++;
-    return this.mutex.run(async () =>
-      compactNowResult(await this.folds.foldNow(focusOf(input)), this.state.carried.version)
-    );
+    return compactNowResult(await this.folds.foldNow(focusOf(input)), this.state.carried.version);
   }
 
   /** Counts what every request costs besides its messages: reply priming and the tool definitions. */
