@@ -13,7 +13,7 @@ import { TranscriptValidationError } from '../core/messages/validate';
 import { KEEP_POLICIES, type KeepPolicy } from '../core/plan/options';
 import { planFold } from '../core/plan/plan';
 import { countersByModel, TokenInputError } from '../tokens';
-import { outcomeOf } from '../workflows/conversation/conversation-folds';
+import { outcomeOfSummarizeFold } from '../workflows/fold/outcomes';
 import { beginFold, completeFold, summarizeOutcome } from '../workflows/fold/fold-step';
 import { findProfile } from '../summarizers/profiles';
 import type { SummarizerChoice } from '../summarizers/profiles';
@@ -78,7 +78,7 @@ export async function runFold(args: string[], io: CliIO): Promise<number> {
   const foldedTokens = plan.summarize.reduce((sum, i) => sum + (tokens[i] ?? 0), 0);
   const summarize = createSummarizeActivity({ profiles, counterFor, outsideActivity: true });
   const outcome = await summarizeOutcome(async () =>
-    outcomeOf(await summarizeHead(head, { format, model, budget, summarizer, foldedTokens }, summarize))
+    outcomeOfSummarizeFold(await summarizeHead(head, { format, model, budget, summarizer, foldedTokens }, summarize))
   );
   const countOf = new Map(messages.map((raw, i) => [raw, tokens[i] ?? 0]));
   const done = await completeFold({

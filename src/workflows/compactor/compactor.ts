@@ -13,19 +13,21 @@ import { ApplicationFailure, proxyActivities, proxyLocalActivities } from '@temp
 import type { Activities } from '../../activities';
 import type { SummarizeInput } from '../../activities/summarize';
 import { applyCalibration, dropAnchor, recordUsage } from '../../core/calibration';
-import { shouldBackOff } from '../../core/fold/backoff';
 import type { FoldError, FoldRecord } from '../../core/fold/fold-record';
 import { prefixHash } from '../../core/hash';
 import { detectFormat } from '../../core/messages/detect';
 import { normalize } from '../../core/messages/normalize';
 import type { MessageFormat, Transcript } from '../../core/messages/types';
-import { planFold, type FoldPlan } from '../../core/plan';
+import type { FoldPlan } from '../../core/plan';
 import { contentKey, foldedMemory, PrefixMatcher, viewOf, type View } from './compactor-memory';
 import { resolveCompactorOptions, type CompactorOptions, type ResolvedCompactorOptions } from './compactor-options';
 import { initialCompactorState, parseCompactorState, type CompactorState } from './compactor-state';
-import { backoffDelays, defaultFoldLimits } from '../../contract/fold-limits';
+import { defaultFoldLimits } from '../../contract/fold-limits';
 import { localActivityOptions, summarizeActivityOptions } from '../shared/activity-options';
-import { beginFold, completeFold, summarizeOutcome, type SummaryOutcome } from '../fold/fold-step';
+import { backsOff } from '../fold/backoff';
+import { beginFold, completeFold, summarizeOutcome } from '../fold/fold-step';
+import { measureFolded, planCalibrated } from '../fold/measure';
+import { outcomeOfSummarize } from '../fold/outcomes';
 import { Mutex } from '../shared/mutex';
 
 export type { CompactorOptions } from './compactor-options';
@@ -35,13 +37,6 @@ export { INVALID_COMPACTOR_STATE } from './compactor-state';
 
 /** Failure type of the `ApplicationFailure` thrown by `prepare` for a transcript that is not valid in its format. */
 export const INVALID_TRANSCRIPT = 'InvalidTranscript';
-
-/**
- * A failed prefix is tried again once a fold would take in this many more items: the `items` policy's default keep (4), as in the
- * conversation workflow (the auto policy may move its cut by a whole turn for one short message, which says nothing
- * about whether the same summary would now work).
- */
-const BACKOFF_ITEMS = 4;
 
 /** What the last `prepare` did, for logs and tests. */
 export interface PrepareReport {
@@ -160,11 +155,12 @@ export class Compactor {
       reused: v.base > 0,
       forgot: v.forgot,
     };
-    const plan = planFold({
+    const plan = planCalibrated({
       transcript,
       tokens,
-      // Calibration's excess over our count is priced like fixed tokens: it is never folded away.
-      fixedTokens: this.remembered.fixedTokens + (estimate - counted),
+      fixedTokens: this.remembered.fixedTokens,
+      counted,
+      estimate,
       options: this.options.planning,
       ...(this.options.predicates ? { predicates: this.options.predicates } : {}),
     });
@@ -179,17 +175,15 @@ export class Compactor {
       return context;
     };
     if (!plan.fold) return send(v.view, keys, plan.reason);
-    const backoff = this.remembered.backoff;
-    const q = {
+    const backingOff = backsOff(this.remembered.backoff, {
       raws: v.view,
       split: plan.split,
       tokens: estimate,
       budget: this.options.planning.budget,
-      keep: BACKOFF_ITEMS,
-      // Escalating waits after consecutive failures of the same prefix.
-      ...(backoff && backoff.failures >= 2 ? { now: Date.now(), delays: backoffDelays(defaultFoldLimits) } : {}),
-    };
-    if (backoff && shouldBackOff(backoff, q)) {
+      now: Date.now(),
+      limits: defaultFoldLimits,
+    });
+    if (backingOff) {
       return send(v.view, keys, `backing off: the fold of this prefix failed before (${plan.reason})`);
     }
     const outcome = await this.fold(messages, v, transcript, plan, estimate, format);
@@ -218,7 +212,7 @@ export class Compactor {
       ...(this.options.systemPrompt !== undefined ? { systemPrompt: this.options.systemPrompt } : {}),
       ...(this.remembered.ledger ? { ledger: this.remembered.ledger } : {}),
     };
-    const outcome = await summarizeOutcome(async () => outcomeOf(await this.summarize(input)));
+    const outcome = await summarizeOutcome(async () => outcomeOfSummarize(await this.summarize(input)));
     const number = ++this.remembered.foldCount;
     // The last reported context is no longer a prefix of the folded one: keep the ratio, forget the anchor.
     const calibration = dropAnchor(this.remembered.calibration);
@@ -231,12 +225,11 @@ export class Compactor {
       budget: this.options.planning.budget,
       count: async (inserted) => (await this.count(inserted, format)).map((k) => this.remembered.counts[k] ?? 0),
       measure: ({ folded }) =>
-        applyCalibration(
+        measureFolded(
           calibration,
-          folded.reduce<number>(
-            (a, raw) => a + (this.remembered.counts[contentKey(raw)] ?? 0),
-            this.remembered.fixedTokens
-          )
+          folded,
+          (raw) => this.remembered.counts[contentKey(raw)],
+          this.remembered.fixedTokens
         ),
       now: () => Date.now(),
     });
@@ -346,22 +339,4 @@ function detectIn(messages: readonly unknown[]): MessageFormat {
 
 function invalidTranscript(message: string): ApplicationFailure {
   return ApplicationFailure.create({ message: `compactor: ${message}`, type: INVALID_TRANSCRIPT, nonRetryable: true });
-}
-
-/** The `summarize` activity's result as a fold-step outcome (an unusable summary cannot improve by retrying). */
-function outcomeOf(result: Awaited<ReturnType<Summarize>>): SummaryOutcome {
-  const common = {
-    usage: result.usage ?? null,
-    responseId: result.responseId ?? null,
-    outputTypes: result.outputTypes,
-    attempts: result.attempts,
-  };
-  if (!result.ok) {
-    return { ok: false, error: { kind: result.kind, message: result.message }, nonRetryable: true, ...common };
-  }
-  const summary = result.items
-    ? { kind: 'items' as const, items: result.items }
-    : { kind: 'text' as const, text: result.text ?? '' };
-  const identifiers = { kept: result.retention.kept, total: result.retention.total };
-  return { ok: true, summary, identifiers, ...(result.carry ? { carry: result.carry } : {}), ...common };
 }
