@@ -129,7 +129,7 @@ export function mergeSettings(base: ConversationSettings, patch: unknown): Conve
   const out: ConversationSettings = { ...base, summarizer: { ...base.summarizer } };
   if (p.model !== undefined) out.model = nonEmptyString(p.model, 'model');
   // Tokens do not bound the payloads: the byte budget (maxContextBytes) does, holding the oldest messages by reference
-  // past it (workflows/conversation/byte-budget.ts), so a million-token context carries and answers in well under 2 MiB.
+  // past it (workflows/byte-budget.ts), so a million-token context carries and answers in well under 2 MiB.
   if (p.budget !== undefined) out.budget = integer(p.budget, 'budget', 256, MAX_BUDGET);
   if (p.triggerRatio !== undefined) out.triggerRatio = ratio(p.triggerRatio, 'triggerRatio');
   if (p.policy !== undefined) out.policy = oneOf(p.policy, 'policy', policies) as KeepPolicy;

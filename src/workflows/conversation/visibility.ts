@@ -8,9 +8,9 @@ import { renderCurrentDetails } from '../../visibility/current-details';
 import {
   conversationBudgetKey,
   conversationFoldsKey,
-  conversationStateKey,
+  conversationStatusKey,
   conversationTokensKey,
-  type ConversationStateValue,
+  type ConversationStatus,
 } from '../../visibility/search-attributes';
 import type { ConversationStateView } from '../../contract/definitions';
 
@@ -35,8 +35,8 @@ export function showCurrentDetails(view: ConversationStateView, lastFold: FoldRe
   );
 }
 
-/** @returns the `ConversationState` value for a state view. */
-export function conversationStateValue(view: ConversationStateView): ConversationStateValue {
+/** @returns the conversation's status for a state view (the `ConversationState` search attribute). */
+export function conversationStatusOf(view: ConversationStateView): ConversationStatus {
   return view.closed ? 'closed' : view.backoff ? 'backing-off' : 'active';
 }
 
@@ -46,11 +46,11 @@ export function conversationStateValue(view: ConversationStateView): Conversatio
  * attributes is refused at the client instead, with the server's message.
  */
 export function upsertConversationAttributes(view: ConversationStateView): void {
-  if (workflowInfo().typedSearchAttributes.get(conversationStateKey) === undefined) return;
+  if (workflowInfo().typedSearchAttributes.get(conversationStatusKey) === undefined) return;
   upsertSearchAttributes([
     { key: conversationTokensKey, value: view.tokens },
     { key: conversationFoldsKey, value: view.folds },
     { key: conversationBudgetKey, value: view.budget },
-    { key: conversationStateKey, value: conversationStateValue(view) },
+    { key: conversationStatusKey, value: conversationStatusOf(view) },
   ]);
 }

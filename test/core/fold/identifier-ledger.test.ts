@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import type { Identifier } from '../../../src/core/fold/identifiers';
-import { LEDGER_HEADING, applyLedger, measureRetention, rankIdentifiers } from '../../../src/core/fold/ledger';
+import {
+  LEDGER_HEADING,
+  applyLedger,
+  measureRetention,
+  rankIdentifiers,
+} from '../../../src/core/fold/identifier-ledger';
 
 const id = (value: string, sources: Identifier['sources'], count = 1, lastIndex = 0): Identifier => ({
   value,
@@ -10,7 +15,7 @@ const id = (value: string, sources: Identifier['sources'], count = 1, lastIndex 
   lastIndex,
 });
 
-describe('core/fold/ledger', () => {
+describe('core/fold/identifier-ledger', () => {
   const ids = [
     id('src/result-only.ts', ['toolResult'], 9, 9),
     id('src/user.ts', ['user'], 1, 0),
