@@ -30,6 +30,17 @@ const layerRank = {
 /** Folders whose code runs in Temporal's deterministic workflow sandbox (the workflow bundle). */
 const bundled = new Set(['core', 'contract', 'workflows']);
 
+/**
+ * The rooms of src/workflows and the rooms each may import (besides the files at the top of src/workflows): the
+ * conversation workflow and the embeddable Compactor both stand on the one fold step, and neither on the other.
+ */
+const workflowRooms = {
+  shared: [],
+  fold: ['shared'],
+  compactor: ['fold', 'shared'],
+  conversation: ['fold', 'shared'],
+};
+
 /** Deepest folder below a layer's folder that the generated rules cover (src/core/plan/policies is 2). */
 const MAX_DEPTH = 3;
 
@@ -72,16 +83,28 @@ function importRules() {
       }
       if (bundled.has(folder)) patterns.push(...determinismPatterns);
       if (folder === 'core') patterns.push(purityPattern);
-      blocks.push({
-        files: [`src/${folder}/${'*/'.repeat(depth)}*.ts`],
+      const block = (files, extra = []) => ({
+        files,
         rules: {
           'no-restricted-imports': 'off',
           '@typescript-eslint/no-restricted-imports': [
             'error',
-            { paths: bundled.has(folder) ? determinismPaths : [], patterns },
+            { paths: bundled.has(folder) ? determinismPaths : [], patterns: [...patterns, ...extra] },
           ],
         },
       });
+      blocks.push(block([`src/${folder}/${'*/'.repeat(depth)}*.ts`]));
+      if (folder === 'workflows' && depth === 1) {
+        for (const [room, allowed] of Object.entries(workflowRooms)) {
+          const others = Object.keys(workflowRooms).filter((r) => r !== room && !allowed.includes(r));
+          if (others.length === 0) continue;
+          const roomPattern = {
+            regex: `^\\.\\./(${others.join('|')})(/|$)`,
+            message: `src/workflows/${room} may import the rooms ${allowed.join(', ') || '(none)'} only.`,
+          };
+          blocks.push(block([`src/workflows/${room}/*.ts`], [roomPattern]));
+        }
+      }
     }
   }
   return blocks;

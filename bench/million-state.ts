@@ -7,8 +7,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { defaultSettings, mergeSettings } from '../src/contract/settings';
-import { keepUnderByteBudget } from '../src/workflows/byte-budget';
-import { ConversationState } from '../src/workflows/conversation-state';
+import { keepUnderByteBudget } from '../src/workflows/conversation/byte-budget';
+import { ConversationState } from '../src/workflows/conversation/conversation-state';
 import { proseMessages } from '../test/support/prose';
 
 setFlagsFromString('--expose-gc');

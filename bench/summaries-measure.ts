@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { collectIdentifiers } from '../src/core/fold/identifiers';
-import type { RetentionCount } from '../src/core/fold/ledger';
-import { measureRetention } from '../src/core/fold/ledger';
+import type { RetentionCount } from '../src/core/fold/identifier-ledger';
+import { measureRetention } from '../src/core/fold/identifier-ledger';
 import { normalize } from '../src/core/messages/normalize';
 import { planFold } from '../src/core/plan/plan';
 import { createSummarizer } from '../src/summarizers';

@@ -32,7 +32,8 @@ export function patchCallProblems(fileName: string, source: string, registered: 
     if (ts.isCallExpression(node) && name !== undefined && PATCH_FUNCTIONS.has(name)) {
       const at = `${fileName}:${file.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
       const arg = node.arguments[0];
-      if (/(^|[/\\])compactor[^/\\]*\.ts$/.test(fileName)) {
+      // The Compactor's room and the fold step it stands on run in the host's workflow.
+      if (/(^|[/\\])(compactor[^/\\]*\.ts$|workflows[/\\](compactor|fold)[/\\])/.test(fileName)) {
         problems.push(`${at}: the Compactor runs in its host's workflow: version it through COMPACTOR_VERSION`);
       } else if (!arg || !ts.isStringLiteralLike(arg)) {
         problems.push(`${at}: ${name}() must name its patch id as a string literal`);

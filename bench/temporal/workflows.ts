@@ -5,7 +5,7 @@
 import { condition, defineUpdate, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import type { benchActivities } from './activities';
 
-export { conversationWorkflow } from '../../src/workflows/conversation';
+export { conversationWorkflow } from '../../src/workflows/conversation/conversation';
 
 /** Same name and shape on both baselines. */
 export const noopUpdate = defineUpdate<{ n: number }, [{ messages: unknown[] }]>('noop');

@@ -1,6 +1,6 @@
 /**
  * `durable-compaction fold --model M --budget N [--summarizer S] [--policy P] [--format F] [--tools FILE] FILE`: one fold offline, through the
- * same fold step as the workflow (`beginFold` → `summarizeOutcome` → `completeFold`, src/workflows/fold-step.ts) and
+ * same fold step as the workflow (`beginFold` → `summarizeOutcome` → `completeFold`, src/workflows/fold/fold-step.ts) and
  * the same summarizing code as its activity (`summarizeHead`).
  */
 import { summarizeHead } from '../activities';
@@ -13,8 +13,8 @@ import { TranscriptValidationError } from '../core/messages/validate';
 import { KEEP_POLICIES, type KeepPolicy } from '../core/plan/options';
 import { planFold } from '../core/plan/plan';
 import { countersByModel, TokenInputError } from '../tokens';
-import { outcomeOf } from '../workflows/conversation-folds';
-import { beginFold, completeFold, summarizeOutcome } from '../workflows/fold-step';
+import { outcomeOfSummarizeFold } from '../workflows/fold/outcomes';
+import { beginFold, completeFold, summarizeOutcome } from '../workflows/fold/fold-step';
 import { findProfile } from '../summarizers/profiles';
 import type { SummarizerChoice } from '../summarizers/profiles';
 import { answerAbandonedCalls } from './answer-abandoned';
@@ -78,7 +78,7 @@ export async function runFold(args: string[], io: CliIO): Promise<number> {
   const foldedTokens = plan.summarize.reduce((sum, i) => sum + (tokens[i] ?? 0), 0);
   const summarize = createSummarizeActivity({ profiles, counterFor, outsideActivity: true });
   const outcome = await summarizeOutcome(async () =>
-    outcomeOf(await summarizeHead(head, { format, model, budget, summarizer, foldedTokens }, summarize))
+    outcomeOfSummarizeFold(await summarizeHead(head, { format, model, budget, summarizer, foldedTokens }, summarize))
   );
   const countOf = new Map(messages.map((raw, i) => [raw, tokens[i] ?? 0]));
   const done = await completeFold({

@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { deepMessageProblem } from '../workflows/validate-append';
+import { deepMessageProblem } from '../workflows/conversation/validate-append';
 
 /** Where a command writes: one line per call. Tests pass a capturing implementation. */
 export interface CliIO {

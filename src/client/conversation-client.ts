@@ -39,7 +39,7 @@ import {
   type RewindInput,
   type RewindResult,
 } from '../contract/definitions';
-import type { conversationWorkflow } from '../workflows/conversation';
+import type { conversationWorkflow } from '../workflows/conversation/conversation';
 import { applyPatch } from '../contract/patch';
 import { compactNowUpdate, type CompactNowInput, type CompactNowResult } from '../contract/compact-now';
 import { FoldWatcher, type FoldProgressEvent } from './fold-progress';

@@ -5,7 +5,7 @@
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import { deleteUpdate, type DeleteResult } from '../contract/definitions';
 import { PROTOCOL_VERSION } from '../contract/protocol-version';
-import type { conversationWorkflow } from '../workflows/conversation';
+import type { conversationWorkflow } from '../workflows/conversation/conversation';
 import { deleteExecutions, ExecutionsRemainError } from './delete-executions';
 import { ConversationUnavailableError } from './errors';
 import { isTransientServerAnswer, retryTransient } from './retry';

@@ -7,7 +7,7 @@ import { groupDigits } from '../visibility/current-details';
 import {
   conversationBudgetKey,
   conversationFoldsKey,
-  conversationStateKey,
+  conversationStatusKey,
   conversationTokensKey,
 } from '../visibility/search-attributes';
 import { defaultSettings, mergeSettings, type SettingsPatch } from '../contract/settings';
@@ -23,7 +23,7 @@ export function startVisibility(
     { key: conversationTokensKey, value: 0 },
     { key: conversationFoldsKey, value: 0 },
     { key: conversationBudgetKey, value: merged.budget },
-    { key: conversationStateKey, value: 'active' },
+    { key: conversationStatusKey, value: 'active' },
   ];
   return {
     staticSummary: `Conversation ${conversationId}`,

@@ -1,6 +1,6 @@
 /**
  * `compactNow`: fold the conversation now, like `/compact [focus]` in coding agents. Its input, result, limits and
- * input check; the handler is in `src/workflows/compact-now.ts`.
+ * input check; the handler is in `src/workflows/conversation/compact-now.ts`.
  */
 import { defineUpdate } from '@temporalio/workflow';
 import type { PrepareResult } from './definitions';

@@ -1,7 +1,7 @@
 /**
  * Conversation ids, writer ids and message formats as callers give them. The conversation *is* its workflow: its id is the
  * workflow id without the `conversation-` prefix. The client checks both in its constructor, the workflow again at
- * start (src/workflows/validate-start.ts).
+ * start (src/workflows/conversation/validate-start.ts).
  */
 import { formatNamed, MESSAGE_FORMATS } from '../core/messages/format-name';
 import { workflowIdPrefix } from './definitions';

@@ -1,7 +1,7 @@
 /**
  * The summarize activity's time bounds, retry policy and heartbeats, and the escalating back-off after failed folds:
  * chosen together, validated together, and turned into the activity options both the conversation workflow and the
- * embeddable compactor schedule `summarize` with (`workflows/activity-options.ts`). Plain data, part of the conversation's `limits`.
+ * embeddable compactor schedule `summarize` with (`workflows/shared/activity-options.ts`). Plain data, part of the conversation's `limits`.
  */
 import type { BackoffDelays } from '../core/fold/backoff';
 

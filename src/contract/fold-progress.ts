@@ -1,6 +1,6 @@
 /**
  * A fold in flight as callers see it: the `state` query's `folding`, `prepare`'s `folding`, the client's progress
- * events. The workflow keeps more about it (src/workflows/pending-fold.ts); this is the public part.
+ * events. The workflow keeps more about it (src/workflows/conversation/pending-fold.ts); this is the public part.
  */
 import type { FoldRecord } from '../core/fold/fold-record';
 

@@ -1,6 +1,6 @@
 /**
  * Checks of the pins a client sends: `settings.rules` (strings kept verbatim through every fold) and the `pin` flag
- * of an appended message. How pins and rules are kept is the workflow's business (src/workflows/pins.ts).
+ * of an appended message. How pins and rules are kept is the workflow's business (src/workflows/conversation/pins.ts).
  */
 import { show } from './validate-plan';
 

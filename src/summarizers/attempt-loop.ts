@@ -4,7 +4,7 @@
  * attempts; the last response's id and output types are recorded; the ledger is applied to the accepted text.
  */
 import { collectIdentifiers } from '../core/fold/identifiers';
-import { applyLedger, measureRetention } from '../core/fold/ledger';
+import { applyLedger, measureRetention } from '../core/fold/identifier-ledger';
 import { appendMissing, boundLedger, buildFoldLedger, summaryKey } from '../core/fold/state-ledger';
 import type { StateLedger } from '../core/fold/state-ledger';
 import { validateSummary } from '../core/fold/validate-summary';

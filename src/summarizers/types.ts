@@ -4,7 +4,7 @@
  */
 import type { HeadStyle } from '../core/fold/summary-request';
 import type { RenderOptions } from '../core/fold/render';
-import type { Retention } from '../core/fold/ledger';
+import type { Retention } from '../core/fold/identifier-ledger';
 import type { CarriedLedger } from '../core/fold/state-ledger';
 import type { SummaryErrorKind } from '../core/fold/validate-summary';
 import type { MessageFormat, Usage } from '../core/messages/types';

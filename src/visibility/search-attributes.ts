@@ -11,18 +11,21 @@ export const conversationTokensKey = defineSearchAttributeKey('ConversationToken
 export const conversationFoldsKey = defineSearchAttributeKey('ConversationFolds', SearchAttributeType.INT);
 /** The context budget in tokens. */
 export const conversationBudgetKey = defineSearchAttributeKey('ConversationBudget', SearchAttributeType.INT);
-/** `active`, `backing-off` (the last fold failed and its prefix is not retried yet) or `closed`. */
-export const conversationStateKey = defineSearchAttributeKey('ConversationState', SearchAttributeType.KEYWORD);
+/**
+ * The conversation's status: `active`, `backing-off` (the last fold failed and its prefix is not retried yet) or
+ * `closed`. Named `ConversationState` in Temporal (operators create it under that name), not the workflow's state.
+ */
+export const conversationStatusKey = defineSearchAttributeKey('ConversationState', SearchAttributeType.KEYWORD);
 
-/** What `ConversationState` holds. */
-export type ConversationStateValue = 'active' | 'backing-off' | 'closed';
+/** What the `ConversationState` search attribute holds: the conversation's status. */
+export type ConversationStatus = 'active' | 'backing-off' | 'closed';
 
 /** Every key with the type name `temporal operator search-attribute create --type` and `--search-attribute` take. */
 export const conversationSearchAttributes = [
   { key: conversationTokensKey, cliType: 'Int', doc: 'estimated context tokens' },
   { key: conversationFoldsKey, cliType: 'Int', doc: 'fold attempts so far' },
   { key: conversationBudgetKey, cliType: 'Int', doc: 'context budget in tokens' },
-  { key: conversationStateKey, cliType: 'Keyword', doc: 'active | backing-off | closed' },
+  { key: conversationStatusKey, cliType: 'Keyword', doc: 'active | backing-off | closed' },
 ] as const;
 
 /** @returns `--search-attribute Name=Type` arguments for `temporal server start-dev`. */

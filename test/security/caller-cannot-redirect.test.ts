@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { WorkflowFailedError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { ConversationClient } from '../../src/client/conversation-client';
-import { ConversationState } from '../../src/workflows/conversation-state';
+import { ConversationState } from '../../src/workflows/conversation/conversation-state';
 import { conversationWorkflowId } from '../../src/contract/definitions';
 import { defaultSettings } from '../../src/contract/settings';
 import { fifoTrap, startListener } from '../support/attacker';

@@ -1,3 +1,3 @@
 // The workflows test workers register: the production set plus the compactor's example agent loop.
 export * from '../../src/workflows';
-export { compactingAgentWorkflow } from '../../src/workflows/agent-loop-example';
+export { compactingAgentWorkflow } from './agent-loop-example';

@@ -4,7 +4,7 @@ import { ConversationClient } from '../../src/client/conversation-client';
 import {
   conversationBudgetKey,
   conversationFoldsKey,
-  conversationStateKey,
+  conversationStatusKey,
   conversationTokensKey,
 } from '../../src/visibility/search-attributes';
 import { corpusConversation } from '../support/corpus';
@@ -71,7 +71,7 @@ describe('what the Temporal UI shows of a conversation', function () {
       const sa = description.typedSearchAttributes;
       assert.equal(sa.get(conversationFoldsKey), view.folds);
       assert.equal(sa.get(conversationBudgetKey), budget);
-      assert.equal(sa.get(conversationStateKey), 'active');
+      assert.equal(sa.get(conversationStatusKey), 'active');
       assert.ok((sa.get(conversationTokensKey) ?? 0) > 0);
       const query = `WorkflowId = '${conv.workflowId}' AND ConversationFolds >= 2 AND ConversationState = 'active'`;
       const found = await eventually(async () => {
@@ -84,7 +84,7 @@ describe('what the Temporal UI shows of a conversation', function () {
       await conv.close();
       await handle.result();
       const closed = await handle.describe();
-      assert.equal(closed.typedSearchAttributes.get(conversationStateKey), 'closed');
+      assert.equal(closed.typedSearchAttributes.get(conversationStatusKey), 'closed');
       assert.equal(closed.typedSearchAttributes.get(conversationTokensKey), view.tokens);
     });
   });
@@ -100,7 +100,7 @@ describe('what the Temporal UI shows of a conversation', function () {
       const sa = description.typedSearchAttributes;
       assert.equal(sa.get(conversationBudgetKey), 6000);
       assert.ok((sa.get(conversationTokensKey) ?? 0) > 0, 'the run that handed over set its tokens');
-      assert.equal(sa.get(conversationStateKey), 'active');
+      assert.equal(sa.get(conversationStatusKey), 'active');
       // The static summary is the first run's start option (continue-as-new cannot carry it); the current details
       // name the conversation in every run.
       const details = (await env.client.workflow.getHandle(conv.workflowId).query(workflowMetadataQuery))

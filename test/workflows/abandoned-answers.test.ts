@@ -5,8 +5,8 @@ import { strict as assert } from 'node:assert';
 import { normalize } from '../../src/core/messages/normalize';
 import { answeredCalls } from '../../src/core/messages/pair';
 import type { MessageFormat } from '../../src/core/messages/types';
-import { withAbandonedAnswers } from '../../src/workflows/abandoned-calls';
-import type { StagedAppend } from '../../src/workflows/conversation-state';
+import { withAbandonedAnswers } from '../../src/workflows/conversation/abandoned-calls';
+import type { StagedAppend } from '../../src/workflows/conversation/conversation-state';
 import { corpusConversations } from '../support/corpus';
 
 const chatCall = (ids: string[]) => ({

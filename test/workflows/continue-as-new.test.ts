@@ -4,7 +4,7 @@ import { driveConversation } from '../support/drive';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';
 import { conversationWorkflowId } from '../../src/contract/definitions';
 import { defaultLimits, defaultSettings } from '../../src/contract/settings';
-import { ConversationState } from '../../src/workflows/conversation-state';
+import { ConversationState } from '../../src/workflows/conversation/conversation-state';
 import type { ConversationClient } from '../../src/client/conversation-client';
 
 /** Steps `from` to `to` (exclusive) of a plain agent loop: two updates each, a prepare and a record. */

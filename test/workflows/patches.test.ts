@@ -64,9 +64,22 @@ describe('patch registry and its lint check', function () {
   });
 
   it("refuses any patch call in the Compactor's files, which would write markers into its host's history", () => {
-    assert.deepEqual(patchCallProblems('src/workflows/compactor-state.ts', "patched('known');", new Set(['known'])), [
-      "src/workflows/compactor-state.ts:1: the Compactor runs in its host's workflow: version it through COMPACTOR_VERSION",
+    assert.deepEqual(
+      patchCallProblems('src/workflows/compactor/compactor-state.ts', "patched('known');", new Set(['known'])),
+      [
+        "src/workflows/compactor/compactor-state.ts:1: the Compactor runs in its host's workflow: version it through COMPACTOR_VERSION",
+      ]
+    );
+  });
+
+  it('refuses any patch call in the fold step the Compactor stands on, but not in the conversation room', () => {
+    assert.deepEqual(patchCallProblems('src/workflows/fold/fold-step.ts', "patched('known');", new Set(['known'])), [
+      "src/workflows/fold/fold-step.ts:1: the Compactor runs in its host's workflow: version it through COMPACTOR_VERSION",
     ]);
+    assert.deepEqual(
+      patchCallProblems('src/workflows/conversation/conversation.ts', "patched('known');", new Set(['known'])),
+      []
+    );
   });
 
   it('refuses a registry entry listed twice, not kebab-case, undated or without a reason', () => {

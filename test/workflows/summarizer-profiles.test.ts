@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ConversationClient } from '../../src/client/conversation-client';
-import { ConversationState } from '../../src/workflows/conversation-state';
+import { ConversationState } from '../../src/workflows/conversation/conversation-state';
 import { conversationWorkflowId } from '../../src/contract/definitions';
 import { defaultSettings } from '../../src/contract/settings';
 import { startListener } from '../support/attacker';

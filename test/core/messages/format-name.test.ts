@@ -10,10 +10,10 @@ import { normalize } from '../../../src/core/messages/normalize';
 import type { MessageFormat } from '../../../src/core/messages/types';
 import { typedMessagesAdapter } from '../../../src/core/messages/typed-messages';
 import { createTokenCounter } from '../../../src/tokens';
-import { initialCompactorState, parseCompactorState } from '../../../src/workflows/compactor-state';
-import { ConversationState } from '../../../src/workflows/conversation-state';
+import { initialCompactorState, parseCompactorState } from '../../../src/workflows/compactor/compactor-state';
+import { ConversationState } from '../../../src/workflows/conversation/conversation-state';
 import { defaultSettings } from '../../../src/contract/settings';
-import { checkStartInput } from '../../../src/workflows/validate-start';
+import { checkStartInput } from '../../../src/workflows/conversation/validate-start';
 
 /** A value as it arrives from a payload written before the rename (typed as the current names, holding the old). */
 const former = 's0' as MessageFormat;

@@ -3,7 +3,7 @@
  * test: made without `patched()` the recorded histories must stop replaying; gated by `patched()` they must not.
  */
 import { patched, sleep } from '@temporalio/workflow';
-import { conversationWorkflow } from '../../../src/workflows/conversation';
+import { conversationWorkflow } from '../../../src/workflows/conversation/conversation';
 
 /** Patch id of the drift when it is gated. */
 export const DRIFT_PATCH = 'replay-test-drift';

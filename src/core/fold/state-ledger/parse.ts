@@ -1,7 +1,7 @@
 /** Reading a ledger back out of a summary written by {@link renderLedger} (or appended to a model's summary). */
 import { KIND_HEADING } from './types';
 import type { EntryKind, GoalStatus, LedgerEntry, StateLedger } from './types';
-import { LEDGER_HEADING } from '../ledger';
+import { LEDGER_HEADING } from '../identifier-ledger';
 import { MISSING_HEADING } from './check';
 import { LEDGER_TITLE, TASK_TITLE } from './render';
 

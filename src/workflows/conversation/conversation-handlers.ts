@@ -1,0 +1,608 @@
+/**
+ * The conversation's handlers: each one runs under the mutex, calls activities, and hands their results to the
+ * state class. Every error a caller can cause leaves as an `ApplicationFailure` (a plain Error would fail the
+ * workflow task and wedge the conversation).
+ */
+import { condition, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
+import type { Activities } from '../../activities';
+import { ConversationClosed } from '../../contract/closed';
+import { ConversationFolds, type FoldOutcome } from './conversation-folds';
+import { dueEviction } from './due-eviction';
+import type { ConversationState } from './conversation-state';
+import { AppendRejected } from './conversation-state';
+import {
+  MAX_FOLD_WAIT_MS,
+  type AppendInput,
+  type ConversationStateView,
+  type DeleteResult,
+  type PrepareResult,
+  type RewindInput,
+  type RewindResult,
+  type WaitForFoldInput,
+  type WaitForFoldResult,
+} from '../../contract/definitions';
+import { local } from './local-activities';
+import { localActivityOptions } from '../shared/activity-options';
+import { ingestInput } from './ingest-input';
+import { sameTools } from '../../contract/tool-schemas';
+import { countedAt } from './sent-contexts';
+import { withAbandonedAnswers } from './abandoned-calls';
+import { observeFold, observePrefix } from './observe';
+import { showCurrentDetails, upsertConversationAttributes } from './visibility';
+import { Mutex } from '../shared/mutex';
+import { compactNowResult, focusOf } from './compact-now';
+import type { CompactNowInput, CompactNowResult } from '../../contract/compact-now';
+import {
+  mergeSettings,
+  SettingsError,
+  type ConversationSettings,
+  type RunLimits,
+  type SettingsPatch,
+} from '../../contract/settings';
+import { toFailure } from './guard';
+import type { Lock } from './handle';
+import { keepUnderByteBudget } from './byte-budget';
+import { appendShapeProblem, checkAppendProtocol } from './validate-append';
+import { appendHash, foreignToChat, reportedAhead, reusedWithOtherContent, sharedSeqAhead } from './append-checks';
+import { show } from '../../contract/validate-plan';
+import { VersionMismatch } from './writers';
+import {
+  hasPinField,
+  isRulesEntry,
+  PinBudgetError,
+  pinnedTokens,
+  prepareRules,
+  splitPins,
+  type PreparedRules,
+} from './pins';
+import type { Recount, StagedAppend } from './conversation-state';
+import type { EntryKey } from '../../contract/patch';
+import { prefixReuse, type PrefixReuse } from '../../contract/prefix-reuse';
+
+/** The local activities with a summary the Temporal UI shows for this call ("ingest 3 messages"). */
+const localAs = (summary: string) => proxyLocalActivities<Activities>({ ...localActivityOptions, summary });
+
+/** Turns a caller mistake into a failure of just this update (see `toFailure`). */
+function rejected(err: unknown): Error {
+  return toFailure(err, 'update');
+}
+
+/** Whether an append's messages were stored when it failed: a caller's retry (same writer sequence) is then a no-op. */
+interface Stored {
+  stored: boolean;
+  version?: number;
+}
+
+/** An append staged for storing: what the caller sent, split from its pins, with the answers of abandoned calls. */
+interface Staging {
+  /** Whether the append involves pins or rules (`usesPins`). */
+  pins: boolean;
+  split: ReturnType<typeof splitPins> | null;
+  hash: string | undefined;
+  staged: StagedAppend;
+  inLive: ReturnType<typeof withAbandonedAnswers>['inLive'];
+  /** How many messages the caller sent (the reply's `appended`). */
+  fromCaller: number;
+  /** Positions in `staged.messages` of the messages pinned, and of those sent with a `pin` flag. */
+  pinnedNew: number[];
+  flaggedNew: number[];
+}
+
+/**
+ * The conversation's handlers, one method per update, signal and validator (registered through `handle()` in
+ * `conversation.ts`). Each hands what its activities return to `ConversationState`.
+ */
+export class ConversationHandlers {
+  private readonly mutex = new Mutex();
+  /** Updates handled in this run (the server caps a run at 2 000). */
+  runUpdates = 0;
+
+  /** Runs a handler's body once every earlier one finished (the conversation's lock), counting it. */
+  readonly serialised: Lock = (fn) => {
+    this.runUpdates++;
+    return this.mutex.run(fn);
+  };
+
+  /** Counts a handler that does not take the lock (it only waits). */
+  readonly counted: Lock = (fn) => {
+    this.runUpdates++;
+    return fn();
+  };
+  private readonly folds: ConversationFolds;
+
+  constructor(
+    readonly state: ConversationState,
+    private readonly limits: RunLimits
+  ) {
+    this.folds = new ConversationFolds(
+      state,
+      limits,
+      () => this.estimate(),
+      () => this.publish()
+    );
+    this.observedFolds = state.carried.foldCount;
+  }
+
+  /** Runs `fn` before any handler that arrives later (they queue behind it). @returns when `fn` is done. */
+  async initialize(fn: () => Promise<void>): Promise<void> {
+    return this.mutex.run(fn);
+  }
+
+  /** Synchronous update validator: rejects bad appends before they reach history. */
+  validateAppend(input: AppendInput): void {
+    checkAppendProtocol(input);
+    const problem = appendShapeProblem(input);
+    if (problem) throw new AppendRejected(problem);
+    const refusal = this.appendStateProblem(input);
+    if (refusal) throw refusal;
+  }
+
+  /**
+   * The checks of an append against the conversation's state, as it arrives (the validator; the signal).
+   * @returns the refusal (a future `reported.version`, a shared number skipping ahead, a number or id reused with
+   *   other content, a Responses item in a chat conversation), or undefined.
+   * @throws AppendRejected (or another refusal) when the append cannot be staged at all.
+   */
+  private appendStateProblem(input: AppendInput): Error | undefined {
+    const s = this.state.carried;
+    const ahead = reportedAhead(input, s.version) ?? sharedSeqAhead(input, s) ?? reusedWithOtherContent(input, s);
+    if (ahead) return ahead;
+    const staged = this.state.stage(input);
+    const foreign = staged.format === 'chat' ? foreignToChat(staged) : undefined;
+    return foreign ? new AppendRejected(foreign) : undefined;
+  }
+
+  /** Synchronous validator of `rewind`. */
+  validateRewind(input: RewindInput | undefined): void {
+    this.checkExpectedVersion(input);
+  }
+
+  private checkExpectedVersion(input: RewindInput | undefined): void {
+    if (input === undefined || input === null) return;
+    if (typeof input !== 'object' || Array.isArray(input)) throw new AppendRejected('rewind input must be an object');
+    const keys = Object.keys(input).filter((k) => k !== 'expectedVersion');
+    if (keys.length > 0) throw new AppendRejected(`rewind input: unknown key '${keys[0]}'; known: expectedVersion`);
+    const expected = input.expectedVersion;
+    if (expected === undefined) return;
+    if (!(typeof expected === 'number' && Number.isSafeInteger(expected) && expected >= 0)) {
+      throw new AppendRejected(
+        `rewind expectedVersion must be a non-negative integer, got ${JSON.stringify(expected)}`
+      );
+    }
+    if (expected !== this.state.carried.version) {
+      throw new VersionMismatch(
+        `rewind expected version ${expected}, but the context is at version ${this.state.carried.version}; nothing was removed`
+      );
+    }
+  }
+
+  /** Synchronous validator of `waitForFold`. */
+  validateWaitForFold(input: unknown): void {
+    // Bad input is the caller's mistake, typed as `rewind`'s is (InvalidAppend), not an unexpected error.
+    if (input === undefined || input === null) return;
+    if (typeof input !== 'object' || Array.isArray(input)) {
+      throw new AppendRejected(`waitForFold input must be an object {timeoutMs?}, got ${show(input)}`);
+    }
+    const extra = Object.keys(input).filter((k) => k !== 'timeoutMs');
+    if (extra.length > 0) throw new AppendRejected(`waitForFold: unknown key '${extra[0]}'; known: timeoutMs`);
+    const t = (input as WaitForFoldInput).timeoutMs;
+    if (t !== undefined && !(Number.isInteger(t) && t >= 0 && t <= MAX_FOLD_WAIT_MS)) {
+      throw new AppendRejected(
+        `waitForFold: timeoutMs must be an integer from 0 to ${MAX_FOLD_WAIT_MS}, got ${JSON.stringify(t)}`
+      );
+    }
+  }
+
+  /** Synchronous validator of `configure`. */
+  validateConfigure(patch: SettingsPatch): void {
+    if (this.state.carried.closed) throw new ConversationClosed();
+    // mergeSettings reads a missing patch as "no change"; a caller sending none made a mistake.
+    if (patch === null || patch === undefined) {
+      throw new SettingsError(`configure needs a settings object, got ${show(patch)}`);
+    }
+    mergeSettings(this.state.carried.settings, patch);
+  }
+
+  /**
+   * `prepare`: stores the new messages, folds when the trigger is reached, and replies with the context's patch.
+   * @throws ApplicationFailure of the call's type; `details[0].stored` says whether the messages were stored.
+   */
+  async prepare(input: AppendInput): Promise<PrepareResult> {
+    const stored: Stored = { stored: false };
+    try {
+      const appended = await this.store(input, stored);
+      const outcome = await this.folds.atPrepare();
+      return this.reply(appended, outcome, true);
+    } catch (err) {
+      throw toFailure(err, 'prepare', stored);
+    }
+  }
+
+  /** `append`: as `prepare`, without a fold decision. */
+  async append(input: AppendInput): Promise<PrepareResult> {
+    const stored: Stored = { stored: false };
+    try {
+      const appended = await this.store(input, stored);
+      return this.reply(appended, { decision: 'append only: no fold decision' }, false);
+    } catch (err) {
+      throw toFailure(err, 'append', stored);
+    }
+  }
+
+  /** The steps of storing an append: stage → fixed tokens → rules → ingest → lighten → place the rules. */
+  private async store(input: AppendInput, stored: Stored): Promise<Staging> {
+    const staging = this.stage(input);
+    await this.refreshFixedTokens(input);
+    // Checked before anything is archived: pins over their share of the budget store nothing.
+    const rules = staging.pins ? await this.prepareRulesFor(staging) : null;
+    if (staging.staged.messages.length > 0) {
+      await this.ingest(input, staging, stored);
+      await this.lighten(staging.staged);
+    } else {
+      this.state.commitAppend(staging.staged, [], [], input.clientSeq, input.writer, staging.hash);
+    }
+    if (rules && this.state.carried.format) this.state.placeRules(rules);
+    return staging;
+  }
+
+  /** Stages an append: pins split off, calls left unanswered given their answers, nothing committed yet. */
+  private stage(input: AppendInput): Staging {
+    const pins = this.usesPins(input);
+    // `pin` never reaches the model or the archive: the messages are stored without it, their entries marked.
+    const split = pins ? splitPins(input) : null;
+    // What a numbered append sent, so a later reuse of its number with other messages is refused (validator).
+    const hash = input.clientSeq !== undefined ? appendHash(input.messages) : undefined;
+    let staged: StagedAppend;
+    try {
+      staged = this.state.stage(split ? split.input : input);
+    } catch (err) {
+      throw rejected(err);
+    }
+    const fromCaller = staged.messages.length;
+    // The state's transcript (read once per version) lets an append whose context has no open call read only itself.
+    const sameFormat = this.state.carried.format === staged.format;
+    const abandoned = withAbandonedAnswers(
+      this.state.raws(),
+      staged,
+      sameFormat ? this.state.transcript().items : undefined
+    );
+    const positions = (of: Set<number> | undefined): number[] =>
+      of ? abandoned.staged.sentIndex.flatMap((sent, i) => (of.has(sent) ? [i] : [])) : [];
+    return {
+      pins,
+      split,
+      hash,
+      staged: abandoned.staged,
+      inLive: abandoned.inLive,
+      fromCaller,
+      pinnedNew: positions(split?.pinned),
+      flaggedNew: positions(split?.flagged),
+    };
+  }
+
+  /** Recounts the tool definitions when an append changes them (or brings the start's), and takes in reported usage. */
+  private async refreshFixedTokens(input: AppendInput): Promise<void> {
+    const s = this.state.carried;
+    if (input.tools !== undefined && !sameTools(input.tools, s.settings.tools)) {
+      this.state.useTools(input.tools);
+      await this.countFixedTokens(s.settings);
+    } else if (s.toolTokens === undefined && (s.settings.tools?.length ?? 0) > 0) {
+      await this.countFixedTokens(s.settings); // tools given at start: counted once, with the first append
+    }
+    if (input.reported) {
+      const estimated = countedAt(s.sent, input.reported.version);
+      this.state.calibrate(estimated, input.reported.usage.inputTokens);
+    }
+  }
+
+  /** Archives and counts the staged messages (local activity `ingest`), then commits them to the live context. */
+  private async ingest(input: AppendInput, staging: Staging, stored: Stored): Promise<void> {
+    const s = this.state.carried;
+    const { staged, inLive } = staging;
+    const ingested = await localAs(`ingest ${staged.messages.length} messages`).ingest({
+      ...ingestInput(s, staged),
+      messages: [...staged.messages, ...inLive.map((r) => r.raw)],
+    });
+    this.state.setReplyPriming(ingested.fixedTokens);
+    // A pinned message comes back to the caller without its flag: an insert in the patch, like a clipped one.
+    const clipped = new Set(ingested.clipped.map((c) => c.index));
+    const unflagged = staging.flaggedNew
+      .filter((i) => !clipped.has(i))
+      .map((i) => ({ index: i, raw: staged.messages[i], tokens: ingested.counts[i] ?? 0 }));
+    this.state.commitAppend(
+      staged,
+      ingested.counts,
+      [...ingested.clipped, ...unflagged],
+      input.clientSeq,
+      input.writer,
+      staging.hash
+    );
+    const first = s.live.length - staged.messages.length;
+    this.state.pin(staging.pinnedNew.map((i) => first + i));
+    this.state.insertInLive(inLive, ingested.counts.slice(staged.messages.length));
+    Object.assign(stored, { stored: true, version: s.version });
+  }
+
+  /** Evicts stale tool outputs when due, then keeps the live context under its byte budget. */
+  private async lighten(staged: StagedAppend): Promise<void> {
+    const s = this.state.carried;
+    await this.evictAtTurnStart(s.live.length - staged.messages.length);
+    await keepUnderByteBudget(this.state, s.live.length - staged.messages.length, async (messages) => {
+      const format = s.format ?? staged.format;
+      const count = localAs(`count ${messages.length} lightened messages`).countTokens;
+      return (await count({ model: s.settings.model, format, messages })).counts;
+    });
+  }
+
+  /** The reply to `prepare` / `append`: the patch from the caller's mirror, tokens, the fold decision. */
+  private reply(staging: Staging, outcome: FoldOutcome, prepared: boolean): PrepareResult {
+    const s = this.state.carried;
+    const folding = this.folds.progress();
+    const tokens = this.estimate();
+    const prefix = prepared ? this.notePrefixReuse() : undefined;
+    this.state.noteSent({ version: s.version, counted: this.state.countedTokens() });
+    return {
+      version: s.version,
+      patch: this.state.patch(staging.staged),
+      tokens,
+      budget: s.settings.budget,
+      appended: staging.fromCaller,
+      decision: outcome.decision,
+      ...(outcome.fold ? { fold: outcome.fold } : {}),
+      ...(folding ? { folding } : {}),
+      ...(prefix ? { prefix } : {}),
+    };
+  }
+
+  /** Keys of the context the last `prepare` returned (this run; a new run starts without one). */
+  private lastPrepared: EntryKey[] = [];
+
+  /** Prefix reuse of the context being returned against the last one `prepare` returned; reported as metrics. */
+  private notePrefixReuse(): PrefixReuse {
+    const live = this.state.carried.live;
+    const reuse = prefixReuse(this.lastPrepared, live);
+    this.lastPrepared = live.map(({ uid, rev }) => ({ uid, rev }));
+    observePrefix(reuse);
+    return reuse;
+  }
+
+  /** Whether an append involves pins or rules (so they are split and counted): a `pin` field, rules set or in place. */
+  private usesPins(input: AppendInput): boolean {
+    const s = this.state.carried;
+    return hasPinField(input) || (s.settings.rules ?? []).length > 0 || s.live.some(isRulesEntry);
+  }
+
+  /**
+   * Counts the pinned messages of an append and the rules element when it changes, and checks they fit their share
+   * of the budget. @returns the rules change to place after the commit, or `null`.
+   * @throws AppendRejected when pinned messages and rules would take more than a quarter of the budget.
+   */
+  private async prepareRulesFor({ staged, pinnedNew }: Staging): Promise<PreparedRules | null> {
+    const s = this.state.carried;
+    const format = s.format ?? staged.format;
+    const count = async (messages: unknown[]): Promise<number[]> =>
+      (await local.countTokens({ model: s.settings.model, format, messages })).counts;
+    const added = pinnedNew.length > 0 ? await count(pinnedNew.map((i) => staged.messages[i])) : [];
+    try {
+      return await prepareRules({
+        live: s.live,
+        format,
+        rules: s.settings.rules ?? [],
+        budget: s.settings.budget,
+        addedPinned: added.reduce((a, b) => a + b, 0),
+        count: async (raw) => (await count([raw]))[0] ?? 0,
+      });
+    } catch (err) {
+      throw err instanceof PinBudgetError ? new AppendRejected(err.message) : err;
+    }
+  }
+
+  /** `append` signal: as the update, but errors can only be recorded. */
+  async appendSignal(input: AppendInput): Promise<void> {
+    try {
+      checkAppendProtocol(input);
+      const problem = appendShapeProblem(input);
+      if (problem) throw new AppendRejected(problem);
+      let refusal: Error | undefined;
+      try {
+        refusal = this.appendStateProblem(input);
+      } catch (err) {
+        refusal = err instanceof Error ? err : new AppendRejected(String(err));
+      }
+      if (refusal !== undefined) throw refusal;
+      await this.serialised(() => this.append(input));
+    } catch (err) {
+      this.state.noteError(err instanceof Error ? err.message : String(err), Date.now());
+    }
+  }
+
+  /** `rewind`: removes the last user turn. @throws VersionMismatch (typed) when `expectedVersion` is not current. */
+  async rewind(input?: RewindInput): Promise<RewindResult> {
+    try {
+      this.checkExpectedVersion(input);
+      const removed = this.state.rewind();
+      return Promise.resolve({ version: this.state.carried.version, removed });
+    } catch (err) {
+      throw rejected(err);
+    }
+  }
+
+  /** `clear`: empties the context but for instructions and pinned messages. */
+  async clear(): Promise<{ version: number }> {
+    try {
+      this.state.clear();
+    } catch (err) {
+      throw rejected(err);
+    }
+    return Promise.resolve({ version: this.state.carried.version });
+  }
+
+  /** `configure`: merges a settings patch, recounting what another model or other tools change. */
+  async configure(patch: SettingsPatch): Promise<ConversationSettings> {
+    const s = this.state.carried;
+    let next: ConversationSettings;
+    try {
+      next = mergeSettings(s.settings, patch);
+    } catch (err) {
+      throw rejected(err);
+    }
+    const pinsInvolved = (next.rules ?? []).length > 0 || pinnedTokens(s.live) > 0;
+    let rules: PreparedRules | null = null;
+    if (pinsInvolved && s.format) {
+      try {
+        rules = await prepareRules({
+          live: s.live,
+          format: s.format,
+          rules: next.rules ?? [],
+          budget: next.budget,
+          addedPinned: 0,
+          count: async (raw) =>
+            (await local.countTokens({ model: next.model, format: s.format!, messages: [raw] })).counts[0] ?? 0,
+        });
+      } catch (err) {
+        throw rejected(err instanceof PinBudgetError ? new SettingsError(err.message) : err);
+      }
+    }
+    let recount: Recount | undefined;
+    if (next.model !== s.settings.model && s.live.length > 0 && s.format) {
+      // Another model may use another vocabulary: every stored count must be redone with it.
+      recount = await localAs(`recount ${s.live.length} messages for ${next.model}`).countTokens({
+        model: next.model,
+        format: s.format,
+        messages: this.state.raws(),
+        tools: next.tools ?? [],
+      });
+    } else if (
+      !sameTools(next.tools, s.settings.tools) ||
+      (next.model !== s.settings.model && (next.tools?.length ?? 0) > 0)
+    ) {
+      await this.countFixedTokens(next);
+    }
+    this.state.configure(next, recount);
+    if (rules) this.state.placeRules(rules);
+    return next;
+  }
+
+  /** `close`: no call but queries is accepted after it. */
+  async close(): Promise<{ version: number }> {
+    return Promise.resolve({ version: this.state.close() });
+  }
+
+  /**
+   * `delete`: stops a summary being written (nothing of it may be written back), erases the archive, then closes the
+   * conversation. Run under the lock, so no append runs between the erasure and the close; when the erasure fails, the
+   * conversation is left as it was (the purge is one transaction) and the update fails.
+   */
+  async delete(): Promise<DeleteResult> {
+    this.folds.abandon();
+    const erased = await localAs('erase the archive').purgeArchive();
+    this.state.close();
+    return erased;
+  }
+
+  /**
+   * `waitForFold`: resolves once no fold is being summarized (its summary is ready for the next `prepare`, applied,
+   * or failed), or after `timeoutMs`. Not serialised with the other handlers: it only waits.
+   * @returns the fold still in flight (`null` when none) and the most recent fold record.
+   */
+  async waitForFold(input: WaitForFoldInput | undefined): Promise<WaitForFoldResult> {
+    const timeoutMs = input?.timeoutMs;
+    const settled = (): boolean => {
+      const phase = this.folds.progress()?.phase;
+      return phase === undefined || phase === 'ready';
+    };
+    const wait = timeoutMs ?? MAX_FOLD_WAIT_MS;
+    if (!settled() && wait > 0) await condition(settled, wait);
+    const folds = this.state.carried.folds;
+    return { folding: this.folds.progress(), lastFold: folds[folds.length - 1] ?? null };
+  }
+
+  /** `compactNow`: folds now (`ConversationFolds.foldNow`). @returns the fold's outcome. */
+  async compactNow(input: CompactNowInput | undefined): Promise<CompactNowResult> {
+    return compactNowResult(await this.folds.foldNow(focusOf(input)), this.state.carried.version);
+  }
+
+  /** Counts what every request costs besides its messages: reply priming and the tool definitions. */
+  private async countFixedTokens(settings: ConversationSettings): Promise<void> {
+    const tools = settings.tools ?? [];
+    const format = this.state.carried.format ?? 'chat';
+    this.state.setFixedTokens(await local.countTokens({ model: settings.model, format, messages: [], tools }));
+  }
+
+  /** True when this run should hand over to a new one (the main loop waits for handlers first). */
+  shouldContinueAsNew(): boolean {
+    // A summary being written belongs to this run: hand over once it is in (it is bounded by schedule-to-close).
+    if (this.mutex.busy || this.folds.inFlight) return false;
+    const info = workflowInfo();
+    const size = info.historySize ?? 0;
+    return (
+      info.continueAsNewSuggested ||
+      this.runUpdates >= this.limits.maxUpdatesPerRun ||
+      size >= this.limits.maxHistoryBytes ||
+      info.historyLength >= this.limits.maxHistoryEvents ||
+      // Right after a fold the state is at its smallest: a cheap moment to start a fresh history.
+      (this.folds.foldedThisRun && size >= this.limits.maxHistoryBytes / 4)
+    );
+  }
+
+  /** Fold records already reported to metrics and search attributes (records are numbered in order). */
+  private observedFolds: number;
+
+  /**
+   * Refreshes what the Temporal UI shows: the current details after every handler and fold step (no history event)
+   * and, when new fold records exist, the metrics sink and the search attributes (one history event).
+   */
+  publish(): void {
+    const folds = this.state.carried.folds;
+    const fresh = folds.filter((f) => f.number > this.observedFolds);
+    if (fresh.length > 0) {
+      fresh.forEach(observeFold);
+      this.observedFolds = fresh[fresh.length - 1]!.number;
+      upsertConversationAttributes(this.view());
+    }
+    showCurrentDetails(this.view(), folds[folds.length - 1] ?? null);
+  }
+
+  /** The `state` query. */
+  view(): ConversationStateView {
+    const s = this.state.carried;
+    return {
+      conversationId: s.conversationId,
+      version: s.version,
+      format: s.format,
+      messages: s.live.length,
+      archived: s.nextSeq,
+      tokens: this.estimate(),
+      budget: s.settings.budget,
+      settings: s.settings,
+      folds: s.foldCount,
+      backoff: s.backoff,
+      folding: this.folds.progress(),
+      lastFold: s.folds[s.folds.length - 1] ?? null,
+      lastError: s.lastError,
+      closed: s.closed,
+      runUpdates: this.runUpdates,
+      continuedAsNew: s.continuedAsNew,
+      lastClientSeq: s.lastClientSeq,
+      calibration: s.calibration ?? null,
+    };
+  }
+
+  /** Counted tokens corrected by what the provider reported for earlier contexts. */
+  estimate(): number {
+    return this.state.estimatedTokens();
+  }
+
+  /** Eviction of stale tool outputs, when due (see `due-eviction.ts`): the pointers are counted, then swapped in. */
+  private async evictAtTurnStart(firstNew: number): Promise<void> {
+    const due = dueEviction(this.state, firstNew);
+    if (!due) return;
+    const s = this.state.carried;
+    const counted = await localAs(`count ${due.replaced.length} evicted tool outputs`).countTokens({
+      model: s.settings.model,
+      format: s.format!, // due only once the format is known
+      messages: due.replaced.map((r) => r.raw),
+    });
+    this.state.commitEviction(due.replaced.map((r, k) => ({ ...r, tokens: counted.counts[k] ?? 0 })));
+  }
+}

@@ -1,6 +1,0 @@
-/** The conversation workflow's local activities (ingest, counting, fold records, the offline fallback summary). */
-import { proxyLocalActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities';
-import { localActivityOptions } from './activity-options';
-
-export const local = proxyLocalActivities<Activities>(localActivityOptions);
