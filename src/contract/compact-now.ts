@@ -1,23 +1,13 @@
 /**
  * `compactNow`: fold the conversation now, like `/compact [focus]` in coding agents. Its input, result, limits and
- * input check; the handler is in `src/workflows/conversation/compact-now.ts`.
+ * input (its schema: `schemas/compact-now.ts`); the handler is in `src/workflows/conversation/compact-now.ts`.
  */
 import { defineUpdate } from '@temporalio/workflow';
 import type { PrepareResult } from './definitions';
-import { show } from './validate-plan';
+import { compactNowArgument, type CompactNowInput } from './schemas/compact-now';
+import { problemOf } from './schemas/problem';
 
-/** Longest `focus`, in characters: instructions for one summary, not a document. */
-export const MAX_FOCUS_CHARS = 2000;
-
-/** Input of `compactNow`. */
-export interface CompactNowInput {
-  /**
-   * What the summary should keep above all (at most {@link MAX_FOCUS_CHARS} characters). The model summarizers get
-   * it after their instructions; the offline digest keeps the narrative lines that mention its words first.
-   * @default none
-   */
-  focus?: string;
-}
+export { MAX_FOCUS_CHARS, type CompactNowInput } from './schemas/compact-now';
 
 /** Result of `compactNow`. */
 export interface CompactNowResult {
@@ -36,16 +26,5 @@ export const compactNowUpdate = defineUpdate<CompactNowResult, [CompactNowInput]
 
 /** @returns what is wrong with a `compactNow` input, naming the field; `undefined` when it is fine. */
 export function compactNowInputProblem(input: unknown): string | undefined {
-  if (input === undefined || input === null) return undefined;
-  if (typeof input !== 'object' || Array.isArray(input))
-    return `compactNow input must be an object {focus?}, got ${show(input)}`;
-  const extra = Object.keys(input).filter((k) => k !== 'focus');
-  if (extra.length > 0) return `compactNow: unknown key '${extra[0]!.slice(0, 40)}'; known: focus`;
-  const focus = (input as CompactNowInput).focus;
-  if (focus === undefined) return undefined;
-  if (typeof focus !== 'string') return `compactNow: focus must be a string, got ${show(focus)}`;
-  if (focus.length > MAX_FOCUS_CHARS)
-    return `compactNow: focus is ${focus.length} characters; at most ${MAX_FOCUS_CHARS} are accepted`;
-  if (focus.includes('\u0000')) return 'compactNow: focus must not contain NUL';
-  return undefined;
+  return problemOf(compactNowArgument, input, 'compactNow input');
 }

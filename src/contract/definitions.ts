@@ -6,14 +6,22 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Calibration } from '../core/calibration';
 import type { BackoffMemory } from '../core/fold/backoff';
 import type { FoldRecord } from '../core/fold/fold-record';
-import type { MessageFormat, Usage } from '../core/messages/types';
-import type { MessageFormatName } from '../core/messages/format-name';
-import type { ConversationSettings, RunLimits, SettingsPatch } from './settings';
+import type { MessageFormat } from '../core/messages/types';
+import type { ConversationSettings, SettingsPatch } from './settings';
 import type { FoldProgress } from './fold-progress';
 import type { ContextPatch } from './patch';
 import type { PrefixReuse } from './prefix-reuse';
 
+import type { AppendInput } from './schemas/append';
+import type { RewindInput } from './schemas/rewind';
+import type { WaitForFoldInput } from './schemas/wait-for-fold';
+
 export type { FoldProgress } from './fold-progress';
+export type { AppendInput, ReportedUsage } from './schemas/append';
+export type { ConversationInput } from './schemas/start';
+export type { RewindInput } from './schemas/rewind';
+export type { WaitForFoldInput } from './schemas/wait-for-fold';
+export { MAX_FOLD_WAIT_MS } from './schemas/wait-for-fold';
 export type { ContextPatch } from './patch';
 
 /** Workflow ids are derived from conversation ids with this prefix. */
@@ -22,58 +30,6 @@ export const workflowIdPrefix = 'conversation-';
 /** @returns the workflow id that owns a conversation. */
 export function conversationWorkflowId(conversationId: string): string {
   return `${workflowIdPrefix}${conversationId}`;
-}
-
-/** Start input of `conversationWorkflow`. */
-export interface ConversationInput {
-  conversationId: string;
-  settings?: SettingsPatch;
-  limits?: Partial<RunLimits>;
-  /**
-   * The wire format of the conversation's messages. When omitted, the first messages decide, and a conversation read
-   * as chat (plain `{role, content}` messages fit both) becomes Responses when Responses items arrive. `'s0'`, the
-   * typed format's former name, still means `'typed'`.
-   */
-  format?: MessageFormatName;
-  /**
-   * Set by continue-as-new only: the previous run's state, which the workflow checks and reads (its shape is the
-   * workflow's own business, so callers never set it).
-   */
-  carried?: object;
-  /** The protocol version the caller speaks (`PROTOCOL_VERSION`); absent means the current one. */
-  protocol?: number;
-}
-
-/** Provider usage reported for a context this workflow produced (its `version`). */
-export interface ReportedUsage {
-  version: number;
-  usage: Pick<Usage, 'inputTokens'> & Partial<Usage>;
-}
-
-/** Input of the `append` and `prepare` updates and the `append` signal. */
-export interface AppendInput {
-  /** New messages, in the conversation's format. */
-  messages: unknown[];
-  /**
-   * The caller's sequence number for this append, increasing by one per append. A retried append with a number
-   * already seen is not applied twice. Optional; messages that carry ids are also de-duplicated by id.
-   */
-  clientSeq?: number;
-  /**
-   * The writer (one per client instance) this `clientSeq` belongs to: with it, `clientSeq` numbers this writer's
-   * appends from 0, a retry reuses its number, and an append that skips ahead is refused with `OutOfOrder`.
-   * Without it, `clientSeq` is one sequence shared by every caller (the older scheme, kept working).
-   */
-  writer?: string;
-  /** Usage the provider reported for the last context sent (calibrates the token estimate). */
-  reported?: ReportedUsage;
-  /**
-   * The tool definitions the agent sends with its requests from now on; replaces `settings.tools` (send them when
-   * they change). At most 128 tools and 128 KiB of JSON.
-   */
-  tools?: unknown[];
-  /** The protocol version the caller speaks (`PROTOCOL_VERSION`); absent means the current one. */
-  protocol?: number;
 }
 
 /** Result of `append` and `prepare`: small, whatever the conversation's length (history grows O(new messages)). */
@@ -134,25 +90,10 @@ export interface ConversationStateView {
   calibration: Calibration | null;
 }
 
-/** Input of `rewind` (may be omitted). */
-export interface RewindInput {
-  /** Refuse (`VersionMismatch`) unless the context is at this version, so a stale caller cannot remove a newer round. */
-  expectedVersion?: number;
-}
-
 /** Result of `rewind`: the removed messages. */
 export interface RewindResult {
   version: number;
   removed: unknown[];
-}
-
-/** Longest wait of one `waitForFold` call, ms. */
-export const MAX_FOLD_WAIT_MS = 600_000;
-
-/** Input of `waitForFold`. */
-export interface WaitForFoldInput {
-  /** Give up after this long, ms (0 to {@link MAX_FOLD_WAIT_MS}). @default MAX_FOLD_WAIT_MS */
-  timeoutMs?: number;
 }
 
 /** Result of `waitForFold`. */

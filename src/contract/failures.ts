@@ -5,7 +5,10 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 
 export const FailureType = {
-  /** An `append`/`prepare` input or one of its messages is malformed; nothing was stored. */
+  /**
+   * An `append`/`prepare` input or one of its messages is malformed, or another update's or a query's input is;
+   * nothing was stored.
+   */
   invalidAppend: 'InvalidAppend',
   /** A settings patch or limits object is malformed or out of range; nothing changed. */
   invalidSettings: 'InvalidSettings',

@@ -4,32 +4,10 @@
  * embeddable compactor schedule `summarize` with (`workflows/shared/activity-options.ts`). Plain data, part of the conversation's `limits`.
  */
 import type { BackoffDelays } from '../core/fold/backoff';
+import type { foldLimitsShape } from './schemas/limits';
 
 /** Time bounds and retries of one fold's summarizer call, and the waits between folds of a prefix that keeps failing. */
-export interface FoldLimits {
-  /** One attempt of the summarize activity, ms (the summarizer may ask the model twice). @default 300000 */
-  summarizeStartToCloseMs: number;
-  /** Every attempt of one fold's summarize activity together, retries included, ms. @default 900000 */
-  summarizeScheduleToCloseMs: number;
-  /** A worker that stops heartbeating this long is taken for dead and the attempt retried, ms. @default 10000 */
-  summarizeHeartbeatTimeoutMs: number;
-  /** How often the activity heartbeats while the model writes, ms; at most a third of the timeout. @default 2000 */
-  summarizeHeartbeatIntervalMs: number;
-  /** Attempts of the summarize activity for retryable errors (non-retryable ones stop at once). @default 5 */
-  summarizeMaxAttempts: number;
-  /** First retry delay, ms; it doubles per attempt (a provider's `retry-after` wins). @default 1000 */
-  summarizeRetryInitialMs: number;
-  /** Longest retry delay, ms. @default 60000 */
-  summarizeRetryMaxMs: number;
-  /**
-   * After the second failed fold in a row of the same prefix, wait this long before trying it again, ms; the wait
-   * doubles with each further failure. (After the first failure the prefix is tried again once it has grown.)
-   * @default 60000
-   */
-  foldBackoffInitialMs: number;
-  /** Longest such wait, ms. @default 1800000 */
-  foldBackoffMaxMs: number;
-}
+export type FoldLimits = { [K in keyof typeof foldLimitsShape]: number };
 
 export const defaultFoldLimits: FoldLimits = {
   summarizeStartToCloseMs: 300_000,

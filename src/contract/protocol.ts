@@ -1,7 +1,7 @@
 /**
  * The whole wire protocol as one type: every start argument, update, signal and query with its argument and result.
- * `schema/protocol.schema.json` is generated from this type (`npm run schema`; a test checks the file is current), so
- * the schema and the TypeScript contract cannot drift apart.
+ * `schema/protocol.schema.json` is generated from the same sources (`npm run schema`; a test checks the file is
+ * current): the arguments from their schemas (src/contract/schemas), the results from {@link ProtocolResults}.
  */
 import type { FoldRecord } from '../core/fold/fold-record';
 import type {
@@ -55,4 +55,22 @@ export interface ConversationProtocol {
     /** The argument is a writer id. */
     writerSeq: { argument: string; result: number };
   };
+}
+
+/**
+ * The shapes whose JSON Schema comes from their TypeScript types (scripts/protocol-schema.ts reads this type): every
+ * result, and the settings patch of `configure` and the start argument. Each key is a definition's name.
+ */
+export interface ProtocolResults {
+  ConversationStateView: ConversationStateView;
+  PrepareResult: PrepareResult;
+  RewindResult: RewindResult;
+  VersionResult: VersionResult;
+  ConversationSettings: ConversationSettings;
+  DeleteResult: DeleteResult;
+  WaitForFoldResult: WaitForFoldResult;
+  CompactNowResult: CompactNowResult;
+  ContextSnapshot: ContextSnapshot;
+  FoldRecord: FoldRecord;
+  SettingsPatch: SettingsPatch;
 }

@@ -7,7 +7,8 @@ import { defaultFoldLimits, foldLimitsProblem } from './fold-limits';
 import { checkFoldSettings, defaultFoldSettings, foldSettingKeys, type FoldSettings } from './fold-settings';
 import { unknownKeyMessage } from '../core/input/known-keys';
 import { checkPlanSettings, type PlanSettings } from './validate-plan';
-import { checkLimits, type RunLimits } from './validate-limits';
+import { limitsPatch, type RunLimits } from './schemas/limits';
+import { parsed } from './schemas/problem';
 import { checkRules } from './pin-rules';
 import { settingsTogetherProblem } from './settings-together';
 import { defaultSummarizerSettings, mergeSummarizerSettings, type SummarizerSettings } from './summarizer-settings';
@@ -15,7 +16,7 @@ import { toolsProblem } from './tool-schemas';
 
 export type { SummarizerSettings } from './summarizer-settings';
 export type { PlanSettings } from './validate-plan';
-export type { RunLimits } from './validate-limits';
+export type { RunLimits } from './schemas/limits';
 
 /** What a conversation is compacted against (and, from `FoldSettings`, how its folds run). */
 export interface ConversationSettings extends FoldSettings {
@@ -190,18 +191,15 @@ export function mergeSettings(base: ConversationSettings, patch: unknown): Conve
 }
 
 /**
- * Merges partial run limits over the defaults; each limit has a floor and a ceiling (see `LIMIT_RANGES`).
+ * Merges partial run limits over the defaults; each limit has a floor and a ceiling (`schemas/limits.ts`).
  * @returns the merged limits (`base` itself when there is no patch).
  * @throws SettingsError naming the first bad field.
  */
 export function mergeLimits(base: RunLimits, patch: unknown): RunLimits {
   if (patch === undefined || patch === null) return base;
-  let out: RunLimits;
-  try {
-    out = { ...base, ...checkLimits(patch, Object.keys(base)) };
-  } catch (err) {
-    throw new SettingsError((err as Error).message);
-  }
+  const given = parsed(limitsPatch, patch, '', (message) => new SettingsError(message), 'limits');
+  const out: RunLimits = { ...base };
+  for (const [key, value] of Object.entries(given)) if (value !== undefined) out[key as keyof RunLimits] = value;
   const problem = foldLimitsProblem(out);
   if (problem) throw new SettingsError(problem);
   return out;

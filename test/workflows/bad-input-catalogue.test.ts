@@ -11,6 +11,7 @@ import {
   WithStartWorkflowOperation,
   WorkflowFailedError,
   WorkflowNotFoundError,
+  QueryNotRegisteredError,
   WorkflowUpdateFailedError,
   type WorkflowHandle,
 } from '@temporalio/client';
@@ -19,7 +20,8 @@ import { main } from '../../src/cli/main';
 import { ConversationClient, InvalidConversationId, InvalidWriterId } from '../../src/client/conversation-client';
 import { ConversationUpdateError } from '../../src/client/errors';
 import { ConfigError, loadConfig } from '../../src/config/load-config';
-import { conversationWorkflowId } from '../../src/contract/definitions';
+import * as definitions from '../../src/contract/definitions';
+import * as compactNow from '../../src/contract/compact-now';
 import { FAILURE_TYPES } from '../../src/contract/failures';
 import { defaultLimits, defaultSettings, SettingsError } from '../../src/contract/settings';
 import { SUMMARY_MARKER } from '../../src/core/messages/summary-marker';
@@ -364,6 +366,14 @@ const updateCases: UpdateCase[] = [
   ['configure(null)', 'configure', null, 'InvalidSettings', /configure needs a settings object, got null/],
   ['clear with an input', 'clear', { all: true }, 'InvalidAppend', /clear takes no input/],
   ['close with an input', 'close', 'now', 'InvalidAppend', /close takes no input/],
+  ['delete with an input', 'delete', 5, 'InvalidAppend', /^delete takes no input, got 5$/],
+  [
+    'waitForFold timeoutMs 1.5',
+    'waitForFold',
+    { timeoutMs: 1.5 },
+    'InvalidAppend',
+    /^waitForFold input: timeoutMs must be an integer from 0 to 600000, got 1\.5$/,
+  ],
   [
     'reported.version from the future',
     'prepare',
@@ -399,6 +409,32 @@ const signalCases: [string, unknown, RegExp][] = [
   ],
 ];
 
+/**
+ * Queries with a bad argument: each fails that query, naming the argument (a query changes nothing). Temporal hands
+ * a query's failure to the caller by its message only (the TypeScript client raises `QueryNotRegisteredError`).
+ */
+const queryCases: [what: string, query: string, args: unknown[], message: RegExp][] = [
+  ['context with an argument', 'context', [{ all: true }], /^context query takes no input, got \{"all":true\}$/],
+  ['sendable with an argument', 'sendable', ['now'], /^sendable query takes no input, got "now"$/],
+  ['state with two arguments', 'state', [1, 2], /^state query takes no input, got \[1,2\]$/],
+  ['folds with an argument', 'folds', [0], /^folds query takes no input, got 0$/],
+  ['writerSeq of a number', 'writerSeq', [7], /^writerSeq query must be 1-128 characters of letters, digits/],
+  ['writerSeq of a bad id', 'writerSeq', ['a b'], /^writerSeq query must be 1-128 characters .*, got "a b"$/],
+  ['writerSeq of nothing', 'writerSeq', [], /^writerSeq query must be 1-128 characters .*, got undefined$/],
+];
+
+/** Every handler the contract defines (`defineUpdate`/`defineSignal`/`defineQuery` exports), as `kind name`. */
+function definedHandlers(): string[] {
+  const exported: unknown[] = [...Object.values(definitions), ...Object.values(compactNow)];
+  return exported
+    .filter((d): d is { type: string; name: string } => {
+      const t = (d as { type?: unknown } | null)?.type;
+      return typeof d === 'object' && d !== null && (t === 'update' || t === 'signal' || t === 'query');
+    })
+    .map((d) => `${d.type} ${d.name}`)
+    .sort();
+}
+
 async function failureOf(p: Promise<unknown>): Promise<ApplicationFailure> {
   try {
     await p;
@@ -420,12 +456,46 @@ async function stored(handle: WorkflowHandle, archive: { readAll(id: string): Pr
     archived: state.archived,
     settings: state.settings,
     context,
-    archive: (await archive.readAll(conversationWorkflowId(id))).length,
+    archive: (await archive.readAll(definitions.conversationWorkflowId(id))).length,
   };
 }
 
 describe('bad-input catalogue', function () {
   this.timeout(180_000);
+
+  it('has a case for every update, signal and query the contract defines, and for the start argument', () => {
+    const covered = new Set([
+      ...updateCases.map(([, update]) => `update ${update}`),
+      ...signalCases.map(() => 'signal append'),
+      ...queryCases.map(([, query]) => `query ${query}`),
+    ]);
+    const defined = definedHandlers();
+    assert.ok(defined.length >= 15, `the definitions are found (${defined.join(', ')})`);
+    assert.deepEqual(
+      defined.filter((h) => !covered.has(h)),
+      [],
+      'handlers without a bad-input case'
+    );
+    assert.ok(startCases.length > 0, 'the start argument has cases');
+  });
+
+  it(`refuses ${queryCases.length} queries with a bad argument, naming it; the conversation keeps answering`, async () => {
+    await withConversationWorker(async ({ env, open }) => {
+      const id = uniqueConversationId('catalogue-queries');
+      const conv = open(id);
+      await conv.prepare([user('hello')]);
+      const handle = env.client.workflow.getHandle(definitions.conversationWorkflowId(id));
+      for (const [what, query, args, message] of queryCases) {
+        await assert.rejects(
+          handle.query(query, ...args),
+          (e: unknown) => e instanceof QueryNotRegisteredError && message.test(e.message),
+          what
+        );
+      }
+      assert.equal(await handle.query('writerSeq', conv.writerId), 0, 'a good writerSeq query still answers');
+      assert.equal(await workflowTaskFailures(handle), 0, 'no workflow task failed');
+    });
+  });
 
   it(`rejects ${updateCases.length} bad updates and ${signalCases.length} bad signals with documented types; nothing stored changes; no task fails`, async () => {
     await withConversationWorker(async ({ env, open, archive }) => {
@@ -433,7 +503,7 @@ describe('bad-input catalogue', function () {
       const conv = open(id, { maxMessageBytes: 4096 });
       await conv.prepare([{ role: 'system', content: 'Be brief.' }, user('hello')]);
       await conv.record({ role: 'assistant', content: 'hi' });
-      const handle = env.client.workflow.getHandle(conversationWorkflowId(id));
+      const handle = env.client.workflow.getHandle(definitions.conversationWorkflowId(id));
       const before = await stored(handle, archive, id);
       for (const [what, update, arg, type, message] of updateCases) {
         const f = await failureOf(handle.executeUpdate(update, { args: [arg] }));
@@ -470,7 +540,7 @@ describe('bad-input catalogue', function () {
       { limits: { maxHistoryBytes: 1 } },
       /limits\.maxHistoryBytes must be an integer from 1048576/,
     ],
-    ['limits.constructor', { limits: JSON.parse('{"constructor": 1}') }, /unknown key 'limits\.constructor'/],
+    ['limits.constructor', { limits: JSON.parse('{"constructor": 1}') }, /unknown key 'start\.limits\.constructor'/],
     ['a typo in plan', { settings: { plan: { keepLst: 2 } } }, /did you mean 'keepLast'/],
     [
       'a trigger below the fold target',
@@ -493,7 +563,7 @@ describe('bad-input catalogue', function () {
         const id = uniqueConversationId('start');
         const wid =
           workflowId === undefined
-            ? conversationWorkflowId(id)
+            ? definitions.conversationWorkflowId(id)
             : workflowId.endsWith('-')
               ? `${workflowId}${id}`
               : workflowId;
@@ -517,7 +587,7 @@ describe('bad-input catalogue', function () {
       const id = uniqueConversationId('derived');
       const handle = await env.client.workflow.start('conversationWorkflow', {
         taskQueue,
-        workflowId: conversationWorkflowId(id),
+        workflowId: definitions.conversationWorkflowId(id),
         args: [{}],
       });
       const state = await handle.query<{ conversationId: string }>('state');
@@ -723,7 +793,7 @@ describe('bad-input catalogue: oversized updates, forged start state, start prof
       const id = uniqueConversationId('oversized');
       const conv = open(id);
       await conv.prepare([{ role: 'system', content: 'Be brief.' }, user('hello')]);
-      const handle = env.client.workflow.getHandle(conversationWorkflowId(id));
+      const handle = env.client.workflow.getHandle(definitions.conversationWorkflowId(id));
       const before = await stored(handle, archive, id);
       for (const [what, update, arg, answer] of oversized) {
         assert.ok(JSON.stringify(arg).length > PAYLOAD_LIMIT - 50_000, what);
@@ -742,7 +812,7 @@ describe('bad-input catalogue: oversized updates, forged start state, start prof
       // Update-with-start of a new conversation with a 3 MB message: refused, and the id answers a correct call.
       const fresh = uniqueConversationId('oversized-start');
       const start = new WithStartWorkflowOperation('conversationWorkflow', {
-        workflowId: conversationWorkflowId(fresh),
+        workflowId: definitions.conversationWorkflowId(fresh),
         taskQueue,
         args: [{ conversationId: fresh }],
         workflowIdConflictPolicy: 'USE_EXISTING',
@@ -785,7 +855,11 @@ describe('bad-input catalogue: oversized updates, forged start state, start prof
 
   const forged: [what: string, arg: (id: string) => unknown, message: RegExp][] = [
     ['carried {}', () => ({ carried: {} }), /carried\.conversationId undefined is not this conversation/],
-    ['carried a string', () => ({ carried: 'state' }), /start carried must be the state a previous run handed over/],
+    [
+      'carried a string',
+      () => ({ carried: 'state' }),
+      /^invalid start input: start\.carried must be the state a previous run handed over, got "state"$/,
+    ],
     [
       'carried folds a string',
       (id) => ({ carried: carriedState(id, { folds: 'none' }) }),
@@ -845,7 +919,7 @@ describe('bad-input catalogue: oversized updates, forged start state, start prof
       for (const [what, arg, message] of forged) {
         const id = uniqueConversationId('forged');
         const start = new WithStartWorkflowOperation('conversationWorkflow', {
-          workflowId: conversationWorkflowId(id),
+          workflowId: definitions.conversationWorkflowId(id),
           taskQueue,
           args: [arg(id)],
           workflowIdConflictPolicy: 'USE_EXISTING',
@@ -869,7 +943,7 @@ describe('bad-input catalogue: oversized updates, forged start state, start prof
       const id = uniqueConversationId('carried-ok');
       const handle = await env.client.workflow.start('conversationWorkflow', {
         taskQueue,
-        workflowId: conversationWorkflowId(id),
+        workflowId: definitions.conversationWorkflowId(id),
         args: [{ carried: carriedState(id) }],
       });
       const state = await handle.query<{ continuedAsNew: number; settings: { budget: number } }>('state');
@@ -890,7 +964,7 @@ describe('bad-input catalogue: oversized updates, forged start state, start prof
           e.stored === false &&
           /'no-such-profile' is not configured on this worker/.test(e.message)
       );
-      const handle = env.client.workflow.getHandle(conversationWorkflowId(id));
+      const handle = env.client.workflow.getHandle(definitions.conversationWorkflowId(id));
       const result = await failureOf(handle.result());
       assert.equal(result.type, 'InvalidStart');
       assert.match(result.message, /'no-such-profile' is not configured/);
@@ -905,7 +979,7 @@ describe('bad-input catalogue: oversized updates, forged start state, start prof
       const id = uniqueConversationId('chat-fixed');
       const conv = new ConversationClient({ client: env.client, conversationId: id, taskQueue, format: 'chat' });
       await conv.prepare([user('hello')]);
-      const handle = env.client.workflow.getHandle(conversationWorkflowId(id));
+      const handle = env.client.workflow.getHandle(definitions.conversationWorkflowId(id));
       const before = await stored(handle, archive, id);
       const item = { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] };
       const f = await failureOf(handle.executeUpdate('prepare', { args: [{ messages: [user('ok'), item] }] }));
@@ -940,7 +1014,7 @@ describe('bad-input catalogue: a used sequence number or message id with other c
       const conv = new ConversationClient({ client: env.client, conversationId: id, taskQueue, format: 'typed' });
       const first = { id: 'm-1', type: 'user', text: 'ship order 1001' };
       await conv.prepare([first]);
-      const handle = env.client.workflow.getHandle(conversationWorkflowId(id));
+      const handle = env.client.workflow.getHandle(definitions.conversationWorkflowId(id));
       const append = (input: Record<string, unknown>) => handle.executeUpdate('append', { args: [input] });
       // The shared sequence (no writer): 0 applied, then 0 again with other messages.
       await append({ messages: [{ id: 'm-2', type: 'user', text: 'two' }], clientSeq: 0 });

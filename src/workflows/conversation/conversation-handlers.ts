@@ -46,6 +46,9 @@ import { appendShapeProblem, checkAppendProtocol } from './validate-append';
 import { appendHash, foreignToChat, reportedAhead, reusedWithOtherContent, sharedSeqAhead } from './append-checks';
 import { show } from '../../contract/validate-plan';
 import { VersionMismatch } from './writers';
+import { problemOf } from '../../contract/schemas/problem';
+import { rewindArgument } from '../../contract/schemas/rewind';
+import { waitForFoldArgument } from '../../contract/schemas/wait-for-fold';
 import {
   hasPinField,
   isRulesEntry,
@@ -158,17 +161,10 @@ export class ConversationHandlers {
   }
 
   private checkExpectedVersion(input: RewindInput | undefined): void {
-    if (input === undefined || input === null) return;
-    if (typeof input !== 'object' || Array.isArray(input)) throw new AppendRejected('rewind input must be an object');
-    const keys = Object.keys(input).filter((k) => k !== 'expectedVersion');
-    if (keys.length > 0) throw new AppendRejected(`rewind input: unknown key '${keys[0]}'; known: expectedVersion`);
-    const expected = input.expectedVersion;
+    const problem = problemOf(rewindArgument, input, 'rewind input');
+    if (problem) throw new AppendRejected(problem);
+    const expected = input?.expectedVersion;
     if (expected === undefined) return;
-    if (!(typeof expected === 'number' && Number.isSafeInteger(expected) && expected >= 0)) {
-      throw new AppendRejected(
-        `rewind expectedVersion must be a non-negative integer, got ${JSON.stringify(expected)}`
-      );
-    }
     if (expected !== this.state.carried.version) {
       throw new VersionMismatch(
         `rewind expected version ${expected}, but the context is at version ${this.state.carried.version}; nothing was removed`
@@ -176,21 +172,10 @@ export class ConversationHandlers {
     }
   }
 
-  /** Synchronous validator of `waitForFold`. */
+  /** Synchronous validator of `waitForFold`: bad input is the caller's mistake (InvalidAppend, as `rewind`'s is). */
   validateWaitForFold(input: unknown): void {
-    // Bad input is the caller's mistake, typed as `rewind`'s is (InvalidAppend), not an unexpected error.
-    if (input === undefined || input === null) return;
-    if (typeof input !== 'object' || Array.isArray(input)) {
-      throw new AppendRejected(`waitForFold input must be an object {timeoutMs?}, got ${show(input)}`);
-    }
-    const extra = Object.keys(input).filter((k) => k !== 'timeoutMs');
-    if (extra.length > 0) throw new AppendRejected(`waitForFold: unknown key '${extra[0]}'; known: timeoutMs`);
-    const t = (input as WaitForFoldInput).timeoutMs;
-    if (t !== undefined && !(Number.isInteger(t) && t >= 0 && t <= MAX_FOLD_WAIT_MS)) {
-      throw new AppendRejected(
-        `waitForFold: timeoutMs must be an integer from 0 to ${MAX_FOLD_WAIT_MS}, got ${JSON.stringify(t)}`
-      );
-    }
+    const problem = problemOf(waitForFoldArgument, input, 'waitForFold input');
+    if (problem) throw new AppendRejected(problem);
   }
 
   /** Synchronous validator of `configure`. */

@@ -41,10 +41,13 @@ import {
   type SettingsPatch,
 } from '../../contract/settings';
 import { conversationIdOf } from '../../contract/conversation-id';
+import { checkedQuery } from './guard';
 import { checkStartInput } from './validate-start';
 import { upsertConversationAttributes } from './visibility';
 import { AppendRejected } from './conversation-state';
-import { show } from '../../contract/validate-plan';
+import { problemOf } from '../../contract/schemas/problem';
+import { noArgument } from '../../contract/schemas/no-input';
+import { queryArguments } from '../../contract/schemas/arguments';
 import { compactNowUpdate, type CompactNowInput } from '../../contract/compact-now';
 import { validateCompactNow } from './compact-now';
 
@@ -97,9 +100,8 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   /** `clear`, `close` and `delete` take no input: one sent anyway is a caller's mistake, refused before anything changes. */
   const refuseInput = (update: string, args: unknown[]): void => {
     refuseAfterBadStart();
-    if (args.some((a) => a !== undefined && a !== null)) {
-      throw new AppendRejected(`${update} takes no input, got ${show(args.length === 1 ? args[0] : args)}`);
-    }
+    const problem = problemOf(noArgument, args.length > 1 ? args : args[0], update);
+    if (problem) throw new AppendRejected(problem);
   };
   const profiles = new ProfileCheck();
   // Every handler ends by refreshing the UI's current details (no history event), whether it succeeded or not.
@@ -185,17 +187,36 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
       lock: serialised,
     })
   );
-  setHandler(contextQuery, () => state.snapshot(handlers.estimate()));
-  setHandler(sendableQuery, () => {
-    const snapshot = state.snapshot(handlers.estimate());
-    const messages = snapshot.format
-      ? prepareForSend(snapshot.messages, { format: snapshot.format, unanswered: state.carried.settings.unanswered })
-      : [];
-    return { ...snapshot, messages: [...messages] };
-  });
-  setHandler(stateQuery, () => handlers.view());
-  setHandler(foldsQuery, () => [...state.carried.folds]);
-  setHandler(writerSeqQuery, (writer) => state.carried.writers.find(([w]) => w === writer)?.[1] ?? -1);
+  setHandler(
+    contextQuery,
+    checkedQuery('context', queryArguments.context, () => state.snapshot(handlers.estimate()))
+  );
+  setHandler(
+    sendableQuery,
+    checkedQuery('sendable', queryArguments.sendable, () => {
+      const snapshot = state.snapshot(handlers.estimate());
+      const messages = snapshot.format
+        ? prepareForSend(snapshot.messages, { format: snapshot.format, unanswered: state.carried.settings.unanswered })
+        : [];
+      return { ...snapshot, messages: [...messages] };
+    })
+  );
+  setHandler(
+    stateQuery,
+    checkedQuery('state', queryArguments.state, () => handlers.view())
+  );
+  setHandler(
+    foldsQuery,
+    checkedQuery('folds', queryArguments.folds, () => [...state.carried.folds])
+  );
+  setHandler(
+    writerSeqQuery,
+    checkedQuery(
+      'writerSeq',
+      queryArguments.writerSeq,
+      (writer: string) => state.carried.writers.find(([w]) => w === writer)?.[1] ?? -1
+    )
+  );
 
   if (startError) throw failure(startFailure, startError);
   await initialized;

@@ -9,6 +9,8 @@ import { failure, FailureType } from '../../contract/failures';
 import { SettingsError } from '../../contract/settings';
 import { UnsupportedProtocol } from '../../contract/protocol-version';
 import { OutOfOrderAppend, VersionMismatch } from './writers';
+import { problemOf } from '../../contract/schemas/problem';
+import type { queryArguments } from '../../contract/schemas/arguments';
 
 /**
  * @param stored for appends: whether the call's messages were stored before it failed (`details[0].stored`).
@@ -41,5 +43,21 @@ export function guardedValidator<A extends unknown[]>(handler: string, fn: (...a
     } catch (err) {
       throw toFailure(err, `${handler} validator`);
     }
+  };
+}
+
+/**
+ * Wraps a query handler so an argument its schema refuses fails the query with `InvalidAppend` naming it (a query
+ * changes nothing, and its failure fails no workflow task).
+ */
+export function checkedQuery<A extends unknown[], R>(
+  query: string,
+  schema: (typeof queryArguments)[keyof typeof queryArguments],
+  fn: (...args: A) => R
+) {
+  return (...args: A): R => {
+    const problem = problemOf(schema, args.length > 1 ? args : args[0], `${query} query`);
+    if (problem) throw failure(FailureType.invalidAppend, problem);
+    return fn(...args);
   };
 }

@@ -4,11 +4,12 @@
  * write into another conversation's archive. Ids are checked before anything starts (the client checks them in its
  * constructor, the workflow again at start).
  */
-import { unknownKeyMessage } from '../../core/input/known-keys';
 import { formatNamed } from '../../core/messages/format-name';
 import type { MessageFormat } from '../../core/messages/types';
 import type { CarriedState } from './conversation-state';
-import { conversationIdOf, conversationIdProblem, formatProblem } from '../../contract/conversation-id';
+import { conversationIdOf, conversationIdProblem } from '../../contract/conversation-id';
+import { problemOf } from '../../contract/schemas/problem';
+import { startFields } from '../../contract/schemas/start';
 import { workflowIdPrefix } from '../../contract/definitions';
 import { show } from '../../contract/validate-plan';
 import { checkCarried } from './validate-carried';
@@ -40,21 +41,15 @@ export function checkStartInput(input: unknown, workflowId: string): StartInput 
   if (typeof arg !== 'object' || arg === null || Array.isArray(arg)) {
     throw new Error(`the start argument must be an object {conversationId?, settings?, limits?}, got ${show(input)}`);
   }
-  const unknown = unknownKeyMessage(
-    arg,
-    ['conversationId', 'settings', 'limits', 'format', 'carried', 'protocol'],
-    'start'
-  );
-  if (unknown) throw new Error(unknown);
   const a = arg as Record<string, unknown>;
   checkProtocol(a.protocol, 'start');
+  const shape = problemOf(startFields, arg, '', 'start');
+  if (shape) throw new Error(shape);
   if (a.conversationId !== undefined && a.conversationId !== fromWorkflow) {
     throw new Error(
       `start conversationId ${show(a.conversationId)} does not match the workflow id '${workflowId}' (conversation '${fromWorkflow}')`
     );
   }
-  const badFormat = a.format === undefined ? undefined : formatProblem(a.format);
-  if (badFormat) throw new Error(badFormat);
   const carried = a.carried === undefined ? undefined : checkCarried(a.carried, fromWorkflow);
   if (carried && a.limits !== undefined) {
     throw new Error('start limits: a continued run keeps the limits in carried.limits; send one or the other');

@@ -179,7 +179,7 @@ describe('compactNow on the real dev server', function () {
       await converse(conv, 4);
       const before = await conv.context();
       const bad: [unknown, RegExp][] = [
-        [{ focus: 'x'.repeat(MAX_FOCUS_CHARS + 1) }, /focus is 2001 characters; at most 2000/],
+        [{ focus: 'x'.repeat(MAX_FOCUS_CHARS + 1) }, /focus must be at most 2000 characters, got 2001 characters/],
         [{ focus: 7 }, /focus must be a string, got 7/],
         [{ focus: 'a', scope: 'all' }, /unknown key 'scope'; known: focus/],
         ['now', /must be an object \{focus\?\}/],
