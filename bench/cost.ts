@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTokenCounter } from '../src/tokens';
 import { corpusConversations } from '../test/support/corpus';
-import { PRICE_MODEL } from './cost/price-model';
+import { PRICE_MODEL, PRICE_MODELS } from './cost/price-model';
 import { resultsDir } from './results-dir';
 import { simulateSession, type SessionCost } from './cost/simulate';
 import { createStrategy, STRATEGIES, type StrategyName } from './cost/strategies';
@@ -23,7 +23,15 @@ export interface CostRow extends Omit<SessionCost, 'perRequest'> {
   perRequest?: number[];
 }
 
-export async function runCost(sessionLimit = Infinity): Promise<{ priceModel: typeof PRICE_MODEL; rows: CostRow[] }> {
+/** cost.json: the headline price model, every provider's, and one row per session, budget and strategy. */
+export interface CostResult {
+  priceModel: typeof PRICE_MODEL;
+  /** Absent in results written before the provider price models. */
+  priceModels?: typeof PRICE_MODELS;
+  rows: CostRow[];
+}
+
+export async function runCost(sessionLimit = Infinity): Promise<CostResult> {
   const counter = createTokenCounter({ model: MODEL });
   const rows: CostRow[] = [];
   for (const { name, messages } of corpusConversations().slice(0, sessionLimit)) {
@@ -41,7 +49,7 @@ export async function runCost(sessionLimit = Infinity): Promise<{ priceModel: ty
       }
     }
   }
-  return { priceModel: PRICE_MODEL, rows };
+  return { priceModel: PRICE_MODEL, priceModels: PRICE_MODELS, rows };
 }
 
 if (require.main === module) {

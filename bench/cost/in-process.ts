@@ -36,12 +36,16 @@ export class InProcessConversation {
   /** The activities run in a mock activity context that names this conversation's workflow (the archive key). */
   private readonly context: MockActivityEnvironment;
 
+  /** Set until the first `prepare` has adopted the worker's defaults (as the workflow does when it starts). */
+  private pendingDefaults: SettingsPatch | null;
+
   /** @param archive where `ingest` writes; default: one SQLite archive in memory shared by all. */
   constructor(
     readonly conversationId: string,
     settings: SettingsPatch,
     archive?: ConversationArchive
   ) {
+    this.pendingDefaults = settings;
     this.state = ConversationState.create(conversationId, mergeSettings(defaultSettings, settings));
     this.activities = archive ? createActivities({ archive }) : sharedActivities();
     this.context = new MockActivityEnvironment({
@@ -57,6 +61,12 @@ export class InProcessConversation {
   /** Appends `messages` (ingest: archive, count, clip), folds at the trigger, and returns the context. */
   async prepare(messages: unknown[]): Promise<InProcessStep> {
     const state = this.state;
+    if (this.pendingDefaults) {
+      // The workflow's adoptConfiguredDefaults: built-in defaults ← the worker's defaults ← the start settings.
+      const configured = await this.activities.conversationDefaults();
+      state.configure(mergeSettings(mergeSettings(defaultSettings, configured), this.pendingDefaults));
+      this.pendingDefaults = null;
+    }
     const s = state.carried;
     const staged = state.stage({ messages });
     if (staged.messages.length > 0) {

@@ -7,7 +7,7 @@
 import { collectIdentifiers } from '../../src/core/fold/identifiers';
 import { adapterFor } from '../../src/core/messages/adapter-for-format';
 import type { TokenCounter } from '../../src/tokens';
-import { cachedTokens, inputCost, summaryCost } from './price-model';
+import { cachedTokens, inputCost, PRICE_MODELS, summaryCost, type PriceModelName } from './price-model';
 import type { Strategy } from './strategies';
 
 /** The reply priming every request costs on top of its messages (cookbook: 3 tokens). */
@@ -32,6 +32,8 @@ export interface SessionCost {
   /** Dollars under PRICE_MODEL: request input, and summaries priced as if a model wrote them. */
   inputCost: number;
   summaryCost: number;
+  /** Dollars (input plus summaries) under each provider's price model. */
+  costBy: Record<PriceModelName, number>;
   /** Identifiers of messages that left the context, and how many of them the final context still contains. */
   identifiers: { total: number; kept: number };
   /** Input tokens per request, in order (for the plot). */
@@ -60,6 +62,7 @@ export async function simulateSession(
     cachedTokens: 0,
     inputCost: 0,
     summaryCost: 0,
+    costBy: { anthropic: 0, openai: 0, gemini: 0 },
     identifiers: { total: 0, kept: 0 },
     perRequest: [],
   };
@@ -88,6 +91,11 @@ export async function simulateSession(
       for (const s of step.summaries) {
         out.folds++;
         out.summaryCost += summaryCost(s.read, s.written);
+      }
+      for (const name of Object.keys(PRICE_MODELS) as PriceModelName[]) {
+        const model = PRICE_MODELS[name];
+        out.costBy[name] += inputCost(tokens, cachedTokens(prefix, model), model);
+        for (const s of step.summaries) out.costBy[name] += summaryCost(s.read, s.written, model);
       }
       out.perRequest.push(tokens);
       previous = context;

@@ -8,6 +8,7 @@ import { normalize } from '../../src/core/messages/normalize';
 import { safeAtOrBefore, safeCuts } from '../../src/core/plan';
 import { createSummarizer } from '../../src/summarizers';
 import type { TokenCounter } from '../../src/tokens';
+import { clearToolUsesStrategy } from './clear-tool-uses';
 import { InProcessConversation } from './in-process';
 
 /** Names, in report order. */
@@ -17,6 +18,9 @@ export const STRATEGIES = [
   'keep-last-20',
   'sliding-window',
   'truncate-oldest',
+  'openai-truncation-auto',
+  'anthropic-compaction',
+  'anthropic-clear-tool-uses',
 ] as const;
 export type StrategyName = (typeof STRATEGIES)[number];
 
@@ -70,8 +74,21 @@ function firstFitting(view: Parameters<CutRule>[0], from: number, limit: number)
 const REPLY_PRIMING = 3;
 /** Trigger share of the budget, as the default of durable-compaction. */
 const TRIGGER = 0.9;
+/** Anthropic's server-side compaction triggers at 150 000 input tokens by default, of a 200 000 window. */
+const COMPACTION_TRIGGER = 0.75;
 
-const rules: Record<Exclude<StrategyName, 'durable-compaction'>, { summarize: boolean; cut: CutRule }> = {
+/** Drops the oldest messages, once the context is over `share` of the budget, until it fits that share again. */
+const truncateAbove =
+  (share: number): CutRule =>
+  (v) =>
+    v.contextTokens > share * v.budget
+      ? firstFitting(v, v.window.first, share * v.budget - (v.contextTokens - v.tail(v.window.first)))
+      : undefined;
+
+const rules: Record<
+  Exclude<StrategyName, 'durable-compaction' | 'anthropic-clear-tool-uses'>,
+  { summarize: boolean; cut: CutRule }
+> = {
   'no-compaction': { summarize: false, cut: () => undefined },
   // Summarise on trigger, keeping the last 20 messages (moved back to a safe cut).
   'keep-last-20': {
@@ -81,12 +98,14 @@ const rules: Record<Exclude<StrategyName, 'durable-compaction'>, { summarize: bo
   // A running summary (summary-buffer memory): every request, what slid out of a tail of 0.7 × budget is summarised.
   'sliding-window': { summarize: true, cut: (v) => firstFitting(v, v.window.first, 0.7 * v.budget) },
   // Drop the oldest messages to fit the trigger share of the budget, no summary.
-  'truncate-oldest': {
-    summarize: false,
-    cut: (v) =>
-      v.contextTokens > TRIGGER * v.budget
-        ? firstFitting(v, v.window.first, TRIGGER * v.budget - (v.contextTokens - v.tail(v.window.first)))
-        : undefined,
+  'truncate-oldest': { summarize: false, cut: truncateAbove(TRIGGER) },
+  // OpenAI Responses `truncation: 'auto'`: past the context window, items are dropped from the start until it fits.
+  'openai-truncation-auto': { summarize: false, cut: truncateAbove(1) },
+  // Anthropic's server-side compaction (`compact_20260112`): at its trigger the whole conversation, earlier summary
+  // included, becomes one summary, and later requests send that summary and what followed it.
+  'anthropic-compaction': {
+    summarize: true,
+    cut: (v) => (v.contextTokens >= COMPACTION_TRIGGER * v.budget ? v.n : undefined),
   },
 };
 
@@ -104,6 +123,7 @@ export function createStrategy(name: StrategyName, env: StrategyEnv): Strategy {
       },
     };
   }
+  if (name === 'anthropic-clear-tool-uses') return clearToolUsesStrategy(env.budget);
   const rule = rules[name];
   const summarizer = createSummarizer({ mode: 'extractive' }, { counterFor: () => env.counter });
   const window: Window = { first: 0, summary: null };

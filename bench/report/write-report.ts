@@ -4,11 +4,11 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CostRow } from '../cost';
+import type { CostResult, CostRow } from '../cost';
 import type { GrowthResult } from '../growth';
 import type { OverheadResult, Variant } from '../overhead';
 import type { ScaleRow } from '../scale';
-import type { PRICE_MODEL } from '../cost/price-model';
+import { PRICE_MODELS, type PriceModelName } from '../cost/price-model';
 import { STRATEGIES, type StrategyName } from '../cost/strategies';
 import { barChart, lineChart } from './svg';
 
@@ -182,6 +182,8 @@ interface Totals {
   idKept: number;
   idTotal: number;
   crossings: number;
+  /** Billed dollars under each provider's price model. */
+  by: Record<PriceModelName, number>;
 }
 
 function totals(rows: CostRow[]): Totals {
@@ -198,6 +200,7 @@ function totals(rows: CostRow[]): Totals {
     idKept: 0,
     idTotal: 0,
     crossings: 0,
+    by: { anthropic: 0, openai: 0, gemini: 0 },
   };
   for (const r of rows) {
     t.input += r.inputCost;
@@ -212,22 +215,33 @@ function totals(rows: CostRow[]): Totals {
     t.idKept += r.identifiers.kept;
     t.idTotal += r.identifiers.total;
     t.crossings += Math.floor(r.sessionTokens / r.budget);
+    // Rows written before the price models were split carry only the headline cost.
+    for (const name of Object.keys(t.by) as PriceModelName[]) t.by[name] += r.costBy?.[name] ?? NaN;
   }
   return t;
 }
 
-function costSection(dir: string, cost: { priceModel: typeof PRICE_MODEL; rows: CostRow[] }): string[] {
+function costSection(dir: string, cost: CostResult): string[] {
   const p = cost.priceModel;
+  const models = cost.priceModels ?? PRICE_MODELS;
   const budgets = [...new Set(cost.rows.map((r) => r.budget))];
   const sessions = [...new Set(cost.rows.map((r) => r.session))];
   const out = [
     '## Session cost on the corpus',
     '',
     `All ${sessions.length} corpus sessions replayed request by request (a request before each assistant message), in-process, offline extractive summarizer (deterministic). ` +
-      `Price model: input $${p.inputPerM}/M tokens (a cache write costs the same), cached input ${100 * p.cachedShare}% of that, output $${p.outputPerM}/M; ` +
-      `the provider caches the prefix a request shares with the previous one when it is ≥ ${p.minCachedTokens} tokens, in ${p.cacheBlockTokens}-token blocks. ` +
+      `Headline price model (Anthropic): input $${p.inputPerM}/M tokens, a cache write ${p.writeShare}× that, a cache read ${p.cachedShare}×, output $${p.outputPerM}/M; ` +
+      `the provider caches the prefix a request shares with the previous one when it is ≥ ${p.minCachedTokens} tokens. ` +
+      `Also priced: ${(Object.keys(models) as PriceModelName[])
+        .filter((n) => models[n] !== p)
+        .map(
+          (n) =>
+            `${n} (read ${models[n].cachedShare}×, write ${models[n].writeShare}×, output ${f(models[n].outputPerM / models[n].inputPerM, 1)}× input)`
+        )
+        .join(', ')}. ` +
       `Summaries are billed as if a model wrote them (reading the folded part at the input price, writing at the output price), though the offline summarizer costs nothing. ` +
-      `Cost ratios are to keep-last-20 on the same sessions. "No compaction" is counted only on the sessions where every request fits the budget.`,
+      `Cost ratios are to keep-last-20 on the same sessions. "No compaction" is counted only on the sessions where every request fits the budget. ` +
+      'Provider-side baselines, simulated by their published rules with their defaults scaled to the budget: OpenAI Responses `truncation: auto` (drop the oldest items once over the window), Anthropic server-side compaction (at 0.75 of the budget, the whole conversation becomes one summary) and Anthropic `clear_tool_uses_20250919` (from half the budget, every tool result but the last 3 becomes a placeholder).',
     '',
   ];
   const goals: string[] = [];
@@ -246,6 +260,7 @@ function costSection(dir: string, cost: { priceModel: typeof PRICE_MODEL; rows: 
         [
           'strategy',
           'billed cost vs keep-last-20',
+          'OpenAI / Gemini prices',
           'input tokens vs keep-last-20',
           'prefix reused',
           'billed at cache price',
@@ -262,6 +277,7 @@ function costSection(dir: string, cost: { priceModel: typeof PRICE_MODEL; rows: 
           return [
             s + note,
             only && fits.size === 0 ? '—' : x(t.cost / b.cost),
+            only && fits.size === 0 ? '—' : `${x(t.by.openai / b.by.openai)} / ${x(t.by.gemini / b.by.gemini)}`,
             only && fits.size === 0 ? '—' : x(t.tokens / b.tokens),
             pct(t.prefix / t.tokens),
             pct(t.cached / t.tokens),
@@ -396,7 +412,7 @@ export function writeReport(dir: string, info: RunInfo): void {
   if (g) lines.push(...growthSection(dir, g));
   const s = read<{ rows: ScaleRow[] }>(dir, 'scale.json');
   if (s) lines.push(...scaleSection(s.rows));
-  const c = read<{ priceModel: typeof PRICE_MODEL; rows: CostRow[] }>(dir, 'cost.json');
+  const c = read<CostResult>(dir, 'cost.json');
   if (c) lines.push(...costSection(dir, c));
   for (const [file, title] of [
     ['workflow.md', 'Corpus sessions through the workflow'],

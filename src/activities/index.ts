@@ -17,6 +17,7 @@ import {
 } from '../summarizers/profiles';
 import type { TextCounter } from '../summarizers/types';
 import type { SettingsPatch } from '../contract/settings';
+import { withFoldTarget } from '../contract/fold-target';
 import { countersByModel, createTokenCounter, type TokenCounter } from '../tokens';
 import type { ProviderCounts } from '../tokens/provider-count/provider-counts';
 import type { ConversationMetrics } from '../metrics/conversation-metrics';
@@ -54,7 +55,8 @@ export interface ActivityDeps {
   profiles?: SummarizerProfiles;
   /**
    * Defaults of new conversations from the worker's configuration (its `compaction:` section), read by the workflow
-   * when a conversation starts. @default {} (the built-in defaults)
+   * when a conversation starts, over the new-conversation fold target (`withFoldTarget`). @default {} (the built-in
+   * defaults)
    */
   conversationDefaults?: SettingsPatch;
   /** Extra options of the summarize activity (environment for API keys, heartbeat interval, progress hook). */
@@ -140,7 +142,7 @@ export function createActivities(deps: ActivityDeps) {
     /** The worker's configured defaults for new conversations (local activity, once per conversation). */
     // eslint-disable-next-line @typescript-eslint/require-await -- activities are async by contract
     async conversationDefaults(): Promise<SettingsPatch> {
-      return deps.conversationDefaults ?? {};
+      return withFoldTarget(deps.conversationDefaults);
     },
 
     /**

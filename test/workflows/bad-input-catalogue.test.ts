@@ -316,11 +316,12 @@ const updateCases: UpdateCase[] = [
   ],
   ['configure a string', 'configure', 'fast', 'InvalidSettings', /settings must be an object/],
   [
+    // A new conversation's target is the worker's (contract/fold-target.ts), not the core's 0.5.
     'configure a trigger at the fold target',
     'configure',
-    { triggerRatio: 0.5 },
+    { triggerRatio: 0.25 },
     'InvalidSettings',
-    /triggerRatio \(0\.5\) must be above plan\.targetRatio \(0\.5\)/,
+    /triggerRatio \(0\.25\) must be above plan\.targetRatio \(0\.25\)/,
   ],
   [
     'configure a summarizer endpoint field',

@@ -4,6 +4,7 @@
  */
 import { isCount, isObject } from '../input/json-values';
 import type { Usage } from '../messages/types';
+import type { FoldCacheEffect } from './cache-effect';
 import type { SummaryErrorKind } from './validate-summary';
 
 /**
@@ -55,6 +56,11 @@ export interface FoldRecord {
   tokensBefore: number;
   /** The counted tokens of the folded context; `null` when the fold failed. */
   tokensAfter: number | null;
+  /**
+   * What the applied fold does to the provider's prompt cache (estimated from counted tokens). Absent on failed
+   * attempts and in older records.
+   */
+  cache?: FoldCacheEffect;
   /** Provider usage summed over every summarizer call of the attempt; `null` when none was reported. */
   usage: Usage | null;
   /** The last summarizer call's response id; `null` when there was none. */
@@ -157,6 +163,18 @@ export function parseFoldRecord(value: unknown): FoldRecord {
     'overBudget',
     (v) => v === undefined || (isObject(v) && isCount(v.budget) && isCount(v.by)),
     '{budget, by} when present'
+  );
+  const tokens = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+  need(
+    'cache',
+    (v) =>
+      v === undefined ||
+      (isObject(v) &&
+        tokens(v.cachedTokens) &&
+        tokens(v.writtenTokens) &&
+        tokens(v.invalidatedTokens) &&
+        v.source === 'estimate'),
+    "{cachedTokens, writtenTokens, invalidatedTokens, source: 'estimate'} when present"
   );
   need('startedAt', Number.isFinite, 'a number');
   need('finishedAt', Number.isFinite, 'a number');

@@ -13,6 +13,7 @@
  */
 import { ActivityFailure, ApplicationFailure, isCancellation, TimeoutFailure } from '@temporalio/workflow';
 import { applyFold, type FoldSummary } from '../../core/fold/apply';
+import { foldCacheEffect, sharedPrefixLength } from '../../core/fold/cache-effect';
 import { recordFailure, type BackoffMemory } from '../../core/fold/backoff';
 import { FoldApplyError } from '../../core/fold/errors';
 import type { FoldError, FoldRecord } from '../../core/fold/fold-record';
@@ -233,12 +234,18 @@ export async function completeFold(input: CompleteFoldInput): Promise<FoldComple
   };
   if (outcome.ok && applied) {
     const firstKept = layout.tail[0];
+    const shared = sharedPrefixLength(
+      transcript.items.map((item) => item.raw),
+      applied.folded
+    );
+    const prefixTokens = input.measure({ folded: applied.folded.slice(0, shared), inserted: [], counts: [] });
     const record: FoldRecord = {
       ...base,
       ok: true,
       output: outcome.summary.kind,
       droppedCount: plan.dropped.length,
       tokensAfter,
+      cache: foldCacheEffect(prefixTokens, ticket.tokensBefore, tokensAfter),
       ...(input.budget !== undefined && tokensAfter > input.budget
         ? { overBudget: { budget: input.budget, by: tokensAfter - input.budget } }
         : {}),

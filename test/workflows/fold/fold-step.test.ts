@@ -42,16 +42,25 @@ describe('the shared fold step', () => {
       },
       measure: (a) => {
         order.push('measure');
-        return a.counts[0]! + 100;
+        return a.counts.reduce((x, y) => x + y, 0) + 100;
       },
     });
-    assert.deepEqual(order, ['count', 'measure']);
+    // The second measure is of the prefix the fold left unchanged, for the record's cache effect.
+    assert.deepEqual(order, ['count', 'measure', 'measure']);
     assert.ok(done.applied);
     assert.equal(done.applied.inserted.length, 1);
     assert.deepEqual(done.applied.counts, [11]);
     assert.equal(done.record.ok, true);
     assert.equal(done.record.number, 3);
     assert.equal(done.record.tokensAfter, 111);
+    // The fixture's fold keeps the system prompt first: that prefix (100 fixed tokens in this measure) stays cached.
+    assert.equal(done.applied.folded[0], raws[0]);
+    assert.deepEqual(done.record.cache, {
+      cachedTokens: 100,
+      writtenTokens: 11,
+      invalidatedTokens: 600,
+      source: 'estimate',
+    });
     assert.equal(done.record.startedAt, 5);
     assert.equal(done.record.finishedAt, 9);
     assert.equal(done.backoff, null);

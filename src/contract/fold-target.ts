@@ -1,0 +1,25 @@
+/**
+ * The fold target a new conversation starts with. Folding down to a quarter of the budget (the trigger stays at 0.9)
+ * makes one fold buy about two thirds of a budget of growth before the next, so the cached prefix is rewritten, and a
+ * summary written, less often; the measurements are in bench/results/cost.json and docs/folding.md.
+ *
+ * It reaches a conversation through the worker's `conversationDefaults` local activity, which the workflow runs once
+ * when the conversation starts: the resolved value is recorded there and carried in the settings, so conversations
+ * started before this default keep the target they resolved (no workflow patch).
+ */
+import { defaultSettings, type SettingsPatch } from './settings';
+
+/** The `auto` policy's target for new conversations (the core's own default stays 0.5). */
+export const NEW_CONVERSATION_TARGET_RATIO = 0.25;
+
+/**
+ * @returns the worker's configured defaults with the new-conversation fold target under them: configured settings
+ *   win, a configured `plan` replaces it, and it is left out when the configured trigger is not above it.
+ */
+export function withFoldTarget(configured: SettingsPatch | undefined): SettingsPatch {
+  const patch = configured ?? {};
+  if (patch.plan !== undefined) return patch;
+  const trigger = patch.triggerRatio ?? defaultSettings.triggerRatio;
+  if (!(trigger > NEW_CONVERSATION_TARGET_RATIO)) return patch;
+  return { ...patch, plan: { targetRatio: NEW_CONVERSATION_TARGET_RATIO } };
+}

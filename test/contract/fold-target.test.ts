@@ -1,0 +1,29 @@
+import { strict as assert } from 'node:assert';
+import { NEW_CONVERSATION_TARGET_RATIO, withFoldTarget } from '../../src/contract/fold-target';
+import { defaultSettings, mergeSettings, planOptions } from '../../src/contract/settings';
+import { resolveOptions } from '../../src/core/plan/options';
+
+describe('new-conversation fold target', () => {
+  it('puts the target under the configured defaults, which still win', () => {
+    assert.deepEqual(withFoldTarget(undefined), { plan: { targetRatio: NEW_CONVERSATION_TARGET_RATIO } });
+    assert.deepEqual(withFoldTarget({ budget: 32_000 }), {
+      budget: 32_000,
+      plan: { targetRatio: NEW_CONVERSATION_TARGET_RATIO },
+    });
+    assert.deepEqual(withFoldTarget({ plan: { keepTurns: 3 } }), { plan: { keepTurns: 3 } });
+  });
+
+  it('is left out when the configured trigger is not above it, and merges with one that is', () => {
+    assert.equal(withFoldTarget({ triggerRatio: NEW_CONVERSATION_TARGET_RATIO }).plan, undefined);
+    const low = withFoldTarget({ triggerRatio: 0.3 });
+    assert.deepEqual(low.plan, { targetRatio: NEW_CONVERSATION_TARGET_RATIO });
+    assert.doesNotThrow(() => mergeSettings(defaultSettings, low));
+  });
+
+  it('resolves to a plan that folds below half the budget', () => {
+    const settings = mergeSettings(defaultSettings, withFoldTarget({ budget: 16_000 }));
+    const o = resolveOptions(planOptions(settings));
+    assert.equal(o.targetRatio, NEW_CONVERSATION_TARGET_RATIO);
+    assert.ok(o.targetRatio < 0.5 && o.targetRatio < o.triggerRatio);
+  });
+});
