@@ -14,6 +14,7 @@ import { ConversationClient } from '../../src/client/conversation-client';
 import { dataConverterFromConfig } from '../../src/codec/data-converter';
 import { searchWords } from '../../src/core/recall/search-words';
 import { keyList, testCipher } from '../support/archive-keys';
+import { testCodecSettings } from '../support/codec';
 import { uniqueConversationId } from '../support/conversation';
 import { corpusConversation } from '../support/corpus';
 import { startOpenAIServer } from '../support/openai-server';
@@ -34,29 +35,19 @@ describe('a worker with archive encryption', function () {
     const keys = keyList('k1');
     const worker = await startProductionWorker(
       dir,
-      chatWorkerConfig({
-        address: testEnv.address,
-        taskQueue,
-        dir,
-        baseURL: server.baseURL,
-        apiKeyEnv: 'DC_TEST_KEY',
-        extra: ['codec: { encrypt: true, keyId: k1 }'],
-      }),
-      { DC_TEST_KEY: 'sk-archive-encrypted', DC_CODEC_KEYS: keys, ARCHIVE_ENCRYPT: 'true', LOG_LEVEL: 'debug' }
+      chatWorkerConfig({ address: testEnv.address, taskQueue, dir, baseURL: server.baseURL, apiKeyEnv: 'DC_TEST_KEY' }),
+      // Both kinds of encryption from the environment (the codec's keys serve the archive too).
+      {
+        DC_TEST_KEY: 'sk-archive-encrypted',
+        DC_CODEC_ENCRYPT: 'true',
+        DC_CODEC_KEY_ID: 'k1',
+        DC_CODEC_KEYS: keys,
+        ARCHIVE_ENCRYPT: 'true',
+        LOG_LEVEL: 'debug',
+      }
     );
-    const codec = {
-      encrypt: true,
-      keyId: 'k1',
-      keysEnv: 'DC_CODEC_KEYS',
-      serverIp: '127.0.0.1',
-      serverPort: 0,
-      serverOrigins: '',
-    };
-    const client = new Client({
-      connection: testEnv.connection,
-      namespace: 'default',
-      dataConverter: dataConverterFromConfig({ codec }, { DC_CODEC_KEYS: keys }),
-    });
+    const dataConverter = dataConverterFromConfig({ codec: testCodecSettings }, { DC_CODEC_KEYS: keys });
+    const client = new Client({ connection: testEnv.connection, namespace: 'default', dataConverter });
     const conv = new ConversationClient({
       client,
       conversationId: uniqueConversationId('archive-encrypted'),

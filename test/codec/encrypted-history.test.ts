@@ -20,7 +20,7 @@ import { ConversationClient } from '../../src/client/conversation-client';
 import { dataConverterFromConfig, FAILURE_CONVERTER_PATH } from '../../src/codec/data-converter';
 import { createConversationWorker } from '../../src/server/conversation-worker';
 import { corpusConversation } from '../support/corpus';
-import { startCodecServerProcess } from '../support/codec';
+import { startCodecServerProcess, testCodecSettings } from '../support/codec';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';
 import { startOpenAIServer } from '../support/openai-server';
 import { chatWorkerConfig, startProductionWorker } from '../support/production-worker';
@@ -30,14 +30,6 @@ import { sharedTestEnv, temporalCliPath } from '../support/temporal';
 const run = promisify(execFile);
 const rawKey = randomBytes(32);
 const keys = `k1:${rawKey.toString('base64')}`;
-const codecSettings = {
-  encrypt: true,
-  keyId: 'k1',
-  keysEnv: 'DC_CODEC_KEYS',
-  serverIp: '127.0.0.1',
-  serverPort: 0,
-  serverOrigins: '',
-};
 const canary = `CANARY-MESSAGE-${randomBytes(6).toString('hex')}`;
 const summaryCanary = `CANARY-SUMMARY-${randomBytes(6).toString('hex')}`;
 const profileCanary = `canary-profile-${randomBytes(4).toString('hex')}`;
@@ -58,7 +50,7 @@ describe('encrypted payloads (AES-256-GCM codec)', function () {
     const testEnv = await sharedTestEnv();
     const server = await startOpenAIServer({ lifetimeMs: 600_000 });
     server.script(...Array.from({ length: 30 }, () => ({ kind: 'text' as const, text: `Summary: ${summaryCanary}` })));
-    const dataConverter = dataConverterFromConfig({ codec: codecSettings }, { DC_CODEC_KEYS: keys });
+    const dataConverter = dataConverterFromConfig({ codec: testCodecSettings }, { DC_CODEC_KEYS: keys });
     const taskQueue = `codec-${process.pid}-${Date.now()}`;
     const archive = SqliteArchive.open({ path: join(mkdtempSync(join(tmpdir(), 'dc-codec-')), 'archive.sqlite') });
     const worker = await createConversationWorker({
@@ -186,7 +178,7 @@ describe('encrypted payloads (AES-256-GCM codec)', function () {
     const client = new Client({
       connection: testEnv.connection,
       namespace: 'default',
-      dataConverter: dataConverterFromConfig({ codec: codecSettings }, { DC_CODEC_KEYS: keys }),
+      dataConverter: dataConverterFromConfig({ codec: testCodecSettings }, { DC_CODEC_KEYS: keys }),
     });
     const conv = new ConversationClient({
       client,

@@ -3,6 +3,16 @@ import { join } from 'node:path';
 
 const root = join(__dirname, '..', '..');
 
+/** The `codec` settings of a test worker or client that encrypts with key `k1` (the keys in DC_CODEC_KEYS). */
+export const testCodecSettings = {
+  encrypt: true,
+  keyId: 'k1',
+  keysEnv: 'DC_CODEC_KEYS',
+  serverIp: '127.0.0.1',
+  serverPort: 0,
+  serverOrigins: '',
+};
+
 /** Starts the CLI's codec server on a free port. @returns the process and its endpoint URL. */
 export async function startCodecServerProcess(
   env: Record<string, string>
