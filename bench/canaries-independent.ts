@@ -1,28 +1,37 @@
 /**
- * `npm run bench canaries-independent`: fact survival measured with a fact set written independently of the ledger
- * (bench/canaries/independent-facts.json), through the public `fold` command, beside the simple baselines. Writes
- * bench/results/canaries-independent.json and .md. `BENCH_QUICK=1`: two short sessions, one seed (a few seconds).
+ * `npm run bench canaries-independent`: fact survival measured with fact sets written independently of the ledger
+ * (bench/canaries/independent-facts.json, and the held-out independent-facts-2.json written after the ledger's
+ * changes were made), through the public `fold` command, beside the simple baselines. Writes
+ * bench/results/canaries-independent.json (`{"sets": [report, …]}`) and .md, one section per set.
+ * `CANARY_FACTS=path` measures that fact file alone. `BENCH_QUICK=1`: two short sessions, one seed (a few seconds).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadFactSet } from './canaries/independent/facts';
+import type { IndependentReport } from './canaries/independent/measure';
 import { formatIndependent, measureIndependent } from './canaries/independent/measure';
 
 const QUICK_SESSIONS = ['tau2-bench-gpt41-retail-task38', 'swe-agent-gpt4-pydicom__pydicom-1458'];
+const SETS = ['bench/canaries/independent-facts.json', 'bench/canaries/independent-facts-2.json'];
 
 async function main(): Promise<void> {
   const quick = process.env.BENCH_QUICK === '1';
-  const file = process.env.CANARY_FACTS ?? join(__dirname, 'canaries', 'independent-facts.json');
-  const report = await measureIndependent({
-    facts: loadFactSet(file),
-    source: process.env.CANARY_FACTS ? file : 'bench/canaries/independent-facts.json',
-    ...(quick ? { sessions: QUICK_SESSIONS, seeds: [0] } : { seeds: [0, 1, 2] }),
-  });
-  const md = formatIndependent(report);
+  const files = process.env.CANARY_FACTS ? [process.env.CANARY_FACTS] : SETS;
+  const reports: IndependentReport[] = [];
+  for (const file of files) {
+    reports.push(
+      await measureIndependent({
+        facts: loadFactSet(process.env.CANARY_FACTS ? file : join(__dirname, '..', file)),
+        source: file,
+        ...(quick ? { sessions: QUICK_SESSIONS, seeds: [0] } : { seeds: [0, 1, 2] }),
+      })
+    );
+  }
+  const md = reports.map(formatIndependent).join('\n');
   if (!quick) {
     const dir = join(__dirname, 'results');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'canaries-independent.json'), `${JSON.stringify(report, null, 2)}\n`);
+    writeFileSync(join(dir, 'canaries-independent.json'), `${JSON.stringify({ sets: reports }, null, 2)}\n`);
     writeFileSync(join(dir, 'canaries-independent.md'), `${md}\n`);
   }
   console.log(md);

@@ -80,7 +80,7 @@ const emptyResult = (): MethodResult => ({
   size: { tokens: 0, original: 0 },
 });
 
-const tokensOf = (messages: readonly Message[], counter: TokenCounter): number =>
+export const tokensOf = (messages: readonly Message[], counter: TokenCounter): number =>
   counter.countMessages([...messages], 'chat').reduce((a, b) => a + b, 0) + counter.replyPriming;
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -154,7 +154,7 @@ function score(
 }
 
 /** Splits a session into `n` parts of about equal message counts, never between a call and its result. */
-function parts(messages: readonly Message[], n: number): Message[][] {
+export function parts(messages: readonly Message[], n: number): Message[][] {
   const cuts: number[] = [];
   for (let k = 1; k < n; k++) {
     let c = Math.round((messages.length * k) / n);

@@ -39,6 +39,9 @@ export interface DigestOptions {
   count: Count;
 }
 
+/** The room of the least binding entries (see `fitLedger`'s `softTokens`), as a share of the summary's usual size. */
+export const SOFT_SHARE = 0.9;
+
 const TITLES = {
   notes: 'Assistant notes, in order (filler removed):',
   actions: 'Tool actions, in order (tool: key argument):',
@@ -113,8 +116,9 @@ export function writeDigest(items: readonly Item[], options: DigestOptions): { t
     : '';
   const fitted = fitLedger(ledger, {
     maxTokens: maxTokens - count(header) - 2 - (focused ? count(focused) + 2 : 0),
-    // What tool results showed and the assistant found takes at most three quarters of the summary's usual size.
-    softTokens: Math.floor((3 * Math.min(options.narrativeTokens ?? maxTokens, maxTokens)) / 4),
+    // What tool results showed, the assistant found and the user said with no value take at most SOFT_SHARE of the
+    // summary's usual size: larger, a busy fold's summary would pass 15% of what it stands for.
+    softTokens: Math.floor(SOFT_SHARE * Math.min(options.narrativeTokens ?? maxTokens, maxTokens)),
     ...(options.taskTokens !== undefined ? { taskTokens: options.taskTokens } : {}),
     count,
   });

@@ -7,6 +7,7 @@
 import { clip, oneLine } from '../text-clip';
 import { errorLine } from '../error-line';
 import { keyArgument } from '../key-argument';
+import { isOffloaded } from '../pointer';
 import type { Item } from '../../messages/types';
 import { classifyStatement } from './classify';
 import { splitStatements } from './sentences';
@@ -150,8 +151,9 @@ export function extractLedger(items: readonly Item[], options: ExtractOptions = 
       const seen = oneLine(prose.replace(/<\/?[a-z][\w-]*(?:\s[^>]*)?>/gi, ' '));
       // A policy or a limit a tool showed ("Agents must verify …", "Limit: 24.0 in region …") binds like a rule;
       // another short result is kept as what was seen when it holds a value.
-      const own =
-        !line && seen.length >= 12 && seen.length <= OBSERVATION_CHARS ? classifyStatement(seen, true) : undefined;
+      // An offloaded output's pointer says where the output went, not what the tool showed.
+      const shown = !line && !isOffloaded(prose.trim()) && seen.length >= 12 && seen.length <= OBSERVATION_CHARS;
+      const own = shown ? classifyStatement(seen, true) : undefined;
       const kind =
         own === 'rule' || own === 'constraint' ? own : own && HAS_VALUE.test(seen) ? 'observation' : undefined;
       if (kind) entries.push({ kind, text: `${key} → ${seen}`, seq });

@@ -45,18 +45,37 @@ export interface FittedLedger {
 /** Words of the smallest pointer. */
 const SMALLEST = 8;
 
-/** The lowest tier (what was said with no value), and the first tier held to the soft room. */
+/** The lowest tier (what repeats what the ledger or the call already says), and the first tier held to the soft room. */
 const LOWEST = 6;
 const SOFT_TIER = 5;
 
 /**
  * The priority tier of an entry: 0 rules and constraints, 1 goals and open errors, 2 decisions, 3 facts (and other
- * statements of the user that carry a value), 4 preferences, 5 what tool results showed and the assistant found,
- * 6 the rest.
+ * statements of the user that carry a value), 4 preferences and the other statements of the user, 5 what tool
+ * results showed and the assistant found, 6 what says nothing new (see {@link repeatsItself}).
  *
  * @returns the tier, lower is kept first
  */
 export function entryTier(e: LedgerEntry): number {
+  const tier = baseTier(e);
+  return tier >= SOFT_TIER && repeatsItself(e) ? LOWEST : tier;
+}
+
+/**
+ * An entry whose values its own call already states (`Edit(/a/b.py) → The file /a/b.py has been updated`), or that
+ * holds no value and only a few words: the room goes to what the agent could not re-read from the call it made.
+ *
+ * @returns whether the entry says nothing the ledger must carry
+ */
+function repeatsItself(e: LedgerEntry): boolean {
+  const arrow = e.text.indexOf(' → ');
+  const call = arrow >= 0 ? e.text.slice(0, arrow).toLowerCase() : '';
+  const shown = statementValues(arrow >= 0 ? e.text.slice(arrow + 3) : e.text);
+  if (shown.length === 0) return e.kind === 'observation' || e.text.split(/\s+/).length < 6;
+  return arrow >= 0 && shown.every((v) => call.includes(v.toLowerCase()));
+}
+
+function baseTier(e: LedgerEntry): number {
   switch (e.kind) {
     case 'rule':
     case 'constraint':
@@ -73,7 +92,9 @@ export function entryTier(e: LedgerEntry): number {
     case 'observation':
       return 5;
     default:
-      return statementValues(e.text).some((v) => /[\d/@_#]/.test(v) || v.length > 3) ? 3 : LOWEST;
+      // What the user said in a short message addresses the agent (a rule in words no list foresaw, an aim, a wish):
+      // it ranks above what a tool showed.
+      return statementValues(e.text).some((v) => /[\d/@_#]/.test(v) || v.length > 3) ? 3 : 4;
   }
 }
 
@@ -122,12 +143,15 @@ export function fitLedger(ledger: StateLedger, options: FitLedgerOptions): Fitte
   }
   if (total() > maxTokens) taskCost = 0;
   const soft = Math.min(options.softTokens ?? maxTokens, maxTokens);
-  const isSoft = (i: number): boolean => entryTier(ledger.entries[i]!) >= SOFT_TIER;
+  // What the user said with no value ranks above what tools showed, but shares its room: a busy session has many.
+  const isSoft = (i: number): boolean =>
+    entryTier(ledger.entries[i]!) >= SOFT_TIER ||
+    (ledger.entries[i]!.kind === 'said' && entryTier(ledger.entries[i]!) === 4);
   let softUsed = 0;
   forms.forEach((f, i) => (softUsed += kept[i] && isSoft(i) ? cost(f[0]!) : 0));
-  for (const { i, tier } of order) {
-    if (softUsed <= soft || tier < SOFT_TIER) break;
-    if (!kept[i]) continue;
+  for (const { i } of order) {
+    if (softUsed <= soft) break;
+    if (!kept[i] || !isSoft(i)) continue;
     kept[i] = false;
     used -= cost(forms[i]![0]!);
     softUsed -= cost(forms[i]![0]!);
@@ -165,7 +189,7 @@ export function fitLedger(ledger: StateLedger, options: FitLedgerOptions): Fitte
   };
   // A rule is not shortened while an aside with no value keeps even its pointer: filler goes first.
   const evictFiller = (): boolean => {
-    const i = order.find(({ i: k, tier }) => tier === LOWEST && kept[k])?.i;
+    const i = order.find(({ i: k, tier }) => tier >= SOFT_TIER && kept[k])?.i;
     if (i === undefined) return false;
     kept[i] = false;
     used -= cost(forms[i]![chosen[i]!]!);

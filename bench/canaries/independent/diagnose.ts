@@ -1,0 +1,104 @@
+/**
+ * `npx tsx bench/canaries/independent/diagnose.ts [scenario]`: why the fold loses facts of the independent set. For
+ * each fact the last context does not hold, the fold it was lost at and how: never written into a summary, written
+ * without every probe (a pointer or a shortened line), or written and then left out by a later fold. Prints counts by
+ * cause and type, and up to `DIAG_EXAMPLES` examples per cause. `CANARY_FACTS=path` picks the fact file.
+ */
+import { join } from 'node:path';
+import { createTokenCounter } from '../../../src/tokens';
+import { corpusConversations } from '../../../test/support/corpus';
+import { loadFactSet } from './facts';
+import { factsOfRun, holds, messageText, parts, SCENARIOS, MIN_BUDGET, tokensOf } from './measure';
+import type { PlantedFact } from './plant';
+import { plantFacts } from './plant';
+import { cleanUp, publicFold } from './public-fold';
+
+type Message = Record<string, unknown>;
+
+const words = (s: string): string[] => s.toLowerCase().match(/[a-z0-9$@/._-]{4,}/g) ?? [];
+
+/** @returns the summary lines that share at least a third of the fact's longer words */
+function mentions(context: readonly Message[], original: Set<string>, text: string): string[] {
+  const want = new Set(words(text));
+  const out: string[] = [];
+  for (const m of context) {
+    if (original.has(JSON.stringify(m))) continue;
+    for (const line of messageText(m).split('\n')) {
+      const got = words(line).filter((w) => want.has(w)).length;
+      if (want.size > 0 && got / want.size >= 0.34) out.push(line.trim());
+    }
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const only = process.argv[2];
+  const file = process.env.CANARY_FACTS ?? join(__dirname, '..', 'independent-facts.json');
+  const set = loadFactSet(file);
+  const texts = new Map<string, string>([
+    ...set.facts.map((f) => [f.id, f.text] as const),
+    ...set.updates.map((u) => [u.id, u.later] as const),
+  ]);
+  const counter = createTokenCounter({ model: 'gpt-4o' });
+  const causes = new Map<string, number>();
+  const examples = new Map<string, string[]>();
+  const max = Number(process.env.DIAG_EXAMPLES ?? 4);
+  const note = (cause: string, p: PlantedFact, detail: string): void => {
+    const key = `${cause}`;
+    causes.set(key, (causes.get(key) ?? 0) + 1);
+    const ks = `${cause}|${p.type}/${p.speaker}`;
+    causes.set(ks, (causes.get(ks) ?? 0) + 1);
+    const list = examples.get(cause) ?? [];
+    if (list.length < max)
+      list.push(`${p.id} (${p.type}, ${p.speaker}, ${p.position}): ${texts.get(p.id)}\n      ${detail}`);
+    examples.set(cause, list);
+  };
+  let run = 0;
+  for (const { messages, name } of corpusConversations()) {
+    for (const seed of [0, 1, 2]) {
+      const chosen = factsOfRun(set, run++);
+      const planted = plantFacts(messages, chosen.facts, chosen.updates, seed);
+      const original = tokensOf(planted.messages, counter);
+      const originalSet = new Set(planted.messages.map((m) => JSON.stringify(m)));
+      for (const sc of SCENARIOS) {
+        if (only && sc.name !== only) continue;
+        const budgets = sc.shares.map((s) => Math.max(MIN_BUDGET, Math.round(s * original)));
+        const feed = sc.parts ? parts(planted.messages, budgets.length) : [planted.messages];
+        let context: Message[] = [];
+        const contexts: Message[][] = [];
+        for (let k = 0; k < budgets.length; k++) {
+          context = [...context, ...(feed[k] ?? [])];
+          context = (await publicFold(context, budgets[k]!)).messages;
+          contexts.push(context);
+        }
+        for (const p of planted.planted) {
+          if (holds(context.map(messageText), p)) continue;
+          const source = JSON.stringify(planted.messages[p.at]);
+          // The fold that first ran without the fact's message in its output, once the message was fed in.
+          let fed = 0;
+          for (let end = feed[0]!.length; end <= p.at; end += feed[fed]!.length) fed += 1;
+          const left = contexts.findIndex((c, k) => k >= fed && !c.some((m) => JSON.stringify(m) === source));
+          if (left < 0) {
+            note('in context, probes missing (clipped/offloaded)', p, name);
+            continue;
+          }
+          const firstHeld = holds(contexts[left]!.map(messageText), p);
+          const lostAt = firstHeld ? contexts.findIndex((c, k) => k > left && !holds(c.map(messageText), p)) : left;
+          const seen = mentions(contexts[lostAt]!, originalSet, texts.get(p.id) ?? '');
+          const cause = firstHeld ? 'kept, then lost at a later fold' : 'lost at the fold that took it';
+          const how = seen.length > 0 ? 'a line without every probe' : 'no line at all';
+          note(
+            `${cause}: ${how}`,
+            p,
+            `${sc.name} ${name} seed ${seed} fold ${lostAt + 1}/${budgets.length}${seen[0] ? ` | ${seen[0].slice(0, 220)}` : ''}`
+          );
+        }
+      }
+    }
+  }
+  cleanUp();
+  for (const [k, v] of [...causes].sort()) console.log(`${v}\t${k}`);
+  for (const [k, list] of examples) console.log(`\n## ${k}\n${list.map((l) => `- ${l}`).join('\n')}`);
+}
+
+void main();
