@@ -1,6 +1,6 @@
 /**
  * `npm run bench recall`: after many folds of a corpus session (the independent identifier facts planted in it, the
- * offline summarizer, a 6 000-token budget), the share of identifiers of folded messages `recall` finds and of
+ * offline summarizer, a 5 000-token budget), the share of identifiers of folded messages `recall` finds and of
  * summary pointers it resolves, on SQLite and PostgreSQL (scripts/bench.sh starts a throwaway one). The measurement
  * is test/support/recall-measure.ts, the same that test/client/recall.test.ts asserts on.
  */
@@ -17,7 +17,7 @@ import { measureRecall, type RecallMeasurement } from '../test/support/recall-me
 import { stopSharedTestEnv, withWorker } from '../test/support/temporal';
 
 const SESSION = 'mini-swe-agent-deepseek-django__django-11797';
-const BUDGET = 6000;
+const BUDGET = 5000;
 
 async function measure(driver: string, archive: ConversationArchive): Promise<RecallMeasurement & { driver: string }> {
   try {

@@ -16,7 +16,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 
 const SESSION = 'mini-swe-agent-deepseek-django__django-11797';
-const BUDGET = 6000;
+const BUDGET = 5000;
 
 /** A worker on `archive`, and a client of a new conversation that reads the same archive. */
 async function withRecallConversation<T>(
