@@ -38,9 +38,9 @@ function shapeAt(schema: z.core.$ZodType, path: Path): readonly string[] {
   return Object.keys((def.shape as object | undefined) ?? {});
 }
 
-/** What the refused value shows in a message: a list or text too long by its length, anything else by `show`. */
+/** What the refused value shows in a message: a list or text refused for its size by its length, anything else by `show`. */
 function gotOf(issue: z.core.$ZodIssue, value: unknown): string {
-  if (issue.code === 'too_big' || issue.code === 'too_small') {
+  if (issue.code === 'too_big' || issue.code === 'too_small' || issue.code === 'custom') {
     if (Array.isArray(value)) return `${value.length} entries`;
     if (typeof value === 'string') return `${value.length} characters`;
   }
@@ -67,6 +67,15 @@ export function problemOf(schema: z.core.$ZodType, value: unknown, where: string
     return `${keyPrefix}${unknownKeyMessage(refused as object, shapeAt(schema, issue.path), field) ?? issue.message}`;
   }
   return `${prefix}${field}${field ? ' ' : ''}${issue.message}, got ${gotOf(issue, refused)}`;
+}
+
+/**
+ * Checks a handler's arguments: one argument is checked as itself, several as the list (so a schema of "no argument"
+ * refuses a second one too).
+ * @returns the message naming the first problem, or undefined when the arguments fit.
+ */
+export function argumentsProblem(schema: z.core.$ZodType, args: readonly unknown[], where: string): string | undefined {
+  return problemOf(schema, args.length > 1 ? args : args[0], where);
 }
 
 /**

@@ -5,7 +5,6 @@
  */
 import { condition, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
-import { ConversationClosed } from '../../contract/closed';
 import { ConversationFolds, type FoldOutcome } from './conversation-folds';
 import { dueEviction } from './due-eviction';
 import type { ConversationState } from './conversation-state';
@@ -43,12 +42,8 @@ import { toFailure } from './guard';
 import type { Lock } from './handle';
 import { keepUnderByteBudget } from './byte-budget';
 import { appendShapeProblem, checkAppendProtocol } from './validate-append';
-import { appendHash, foreignToChat, reportedAhead, reusedWithOtherContent, sharedSeqAhead } from './append-checks';
-import { show } from '../../contract/validate-plan';
-import { VersionMismatch } from './writers';
-import { problemOf } from '../../contract/schemas/problem';
-import { rewindArgument } from '../../contract/schemas/rewind';
-import { waitForFoldArgument } from '../../contract/schemas/wait-for-fold';
+import { appendHash } from './append-checks';
+import { appendStateProblem, validateRewind } from './handler-validators';
 import {
   hasPinField,
   isRulesEntry,
@@ -129,63 +124,6 @@ export class ConversationHandlers {
   /** Runs `fn` before any handler that arrives later (they queue behind it). @returns when `fn` is done. */
   async initialize(fn: () => Promise<void>): Promise<void> {
     return this.mutex.run(fn);
-  }
-
-  /** Synchronous update validator: rejects bad appends before they reach history. */
-  validateAppend(input: AppendInput): void {
-    checkAppendProtocol(input);
-    const problem = appendShapeProblem(input);
-    if (problem) throw new AppendRejected(problem);
-    const refusal = this.appendStateProblem(input);
-    if (refusal) throw refusal;
-  }
-
-  /**
-   * The checks of an append against the conversation's state, as it arrives (the validator; the signal).
-   * @returns the refusal (a future `reported.version`, a shared number skipping ahead, a number or id reused with
-   *   other content, a Responses item in a chat conversation), or undefined.
-   * @throws AppendRejected (or another refusal) when the append cannot be staged at all.
-   */
-  private appendStateProblem(input: AppendInput): Error | undefined {
-    const s = this.state.carried;
-    const ahead = reportedAhead(input, s.version) ?? sharedSeqAhead(input, s) ?? reusedWithOtherContent(input, s);
-    if (ahead) return ahead;
-    const staged = this.state.stage(input);
-    const foreign = staged.format === 'chat' ? foreignToChat(staged) : undefined;
-    return foreign ? new AppendRejected(foreign) : undefined;
-  }
-
-  /** Synchronous validator of `rewind`. */
-  validateRewind(input: RewindInput | undefined): void {
-    this.checkExpectedVersion(input);
-  }
-
-  private checkExpectedVersion(input: RewindInput | undefined): void {
-    const problem = problemOf(rewindArgument, input, 'rewind input');
-    if (problem) throw new AppendRejected(problem);
-    const expected = input?.expectedVersion;
-    if (expected === undefined) return;
-    if (expected !== this.state.carried.version) {
-      throw new VersionMismatch(
-        `rewind expected version ${expected}, but the context is at version ${this.state.carried.version}; nothing was removed`
-      );
-    }
-  }
-
-  /** Synchronous validator of `waitForFold`: bad input is the caller's mistake (InvalidAppend, as `rewind`'s is). */
-  validateWaitForFold(input: unknown): void {
-    const problem = problemOf(waitForFoldArgument, input, 'waitForFold input');
-    if (problem) throw new AppendRejected(problem);
-  }
-
-  /** Synchronous validator of `configure`. */
-  validateConfigure(patch: SettingsPatch): void {
-    if (this.state.carried.closed) throw new ConversationClosed();
-    // mergeSettings reads a missing patch as "no change"; a caller sending none made a mistake.
-    if (patch === null || patch === undefined) {
-      throw new SettingsError(`configure needs a settings object, got ${show(patch)}`);
-    }
-    mergeSettings(this.state.carried.settings, patch);
   }
 
   /**
@@ -390,7 +328,7 @@ export class ConversationHandlers {
       if (problem) throw new AppendRejected(problem);
       let refusal: Error | undefined;
       try {
-        refusal = this.appendStateProblem(input);
+        refusal = appendStateProblem(this.state, input);
       } catch (err) {
         refusal = err instanceof Error ? err : new AppendRejected(String(err));
       }
@@ -404,7 +342,7 @@ export class ConversationHandlers {
   /** `rewind`: removes the last user turn. @throws VersionMismatch (typed) when `expectedVersion` is not current. */
   async rewind(input?: RewindInput): Promise<RewindResult> {
     try {
-      this.checkExpectedVersion(input);
+      validateRewind(this.state, input);
       const removed = this.state.rewind();
       return Promise.resolve({ version: this.state.carried.version, removed });
     } catch (err) {

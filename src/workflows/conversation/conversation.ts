@@ -45,11 +45,12 @@ import { checkedQuery } from './guard';
 import { checkStartInput } from './validate-start';
 import { upsertConversationAttributes } from './visibility';
 import { AppendRejected } from './conversation-state';
-import { problemOf } from '../../contract/schemas/problem';
+import { argumentsProblem } from '../../contract/schemas/problem';
 import { noArgument } from '../../contract/schemas/no-input';
 import { queryArguments } from '../../contract/schemas/arguments';
 import { compactNowUpdate, type CompactNowInput } from '../../contract/compact-now';
 import { validateCompactNow } from './compact-now';
+import { validateAppend, validateConfigure, validateRewind, validateWaitForFold } from './handler-validators';
 
 /**
  * Runs one conversation until `close`, continuing-as-new when Temporal suggests it, after a fold once history has
@@ -100,7 +101,7 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   /** `clear`, `close` and `delete` take no input: one sent anyway is a caller's mistake, refused before anything changes. */
   const refuseInput = (update: string, args: unknown[]): void => {
     refuseAfterBadStart();
-    const problem = problemOf(noArgument, args.length > 1 ? args : args[0], update);
+    const problem = argumentsProblem(noArgument, args, update);
     if (problem) throw new AppendRejected(problem);
   };
   const profiles = new ProfileCheck();
@@ -117,12 +118,12 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
       refuseAfterBadStart();
       check(...args);
     };
-  const validateAppend = checked((i: AppendInput) => handlers.validateAppend(i));
+  const appendValidator = checked((i: AppendInput) => validateAppend(state, i));
   setHandler(
     prepareUpdate,
     ...handle('prepare', (i: AppendInput) => handlers.prepare(i), {
       publish,
-      validate: validateAppend,
+      validate: appendValidator,
       observed: true,
       gate: startProfileKnown,
       lock: serialised,
@@ -132,7 +133,7 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
     appendUpdate,
     ...handle('append', (i: AppendInput) => handlers.append(i), {
       publish,
-      validate: validateAppend,
+      validate: appendValidator,
       gate: startProfileKnown,
       lock: serialised,
     })
@@ -142,7 +143,7 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
     rewindUpdate,
     ...handle('rewind', (i?: RewindInput) => handlers.rewind(i), {
       publish,
-      validate: checked((i?: RewindInput) => handlers.validateRewind(i)),
+      validate: checked((i?: RewindInput) => validateRewind(state, i)),
       lock: serialised,
     })
   );
@@ -158,7 +159,7 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
     configureUpdate,
     ...handle('configure', (p: SettingsPatch) => handlers.configure(p), {
       publish,
-      validate: checked((p: SettingsPatch) => handlers.validateConfigure(p)),
+      validate: checked((p: SettingsPatch) => validateConfigure(state, p)),
       gate: ([p], run) => profiles.whenKnown(profileOf(p), run),
       lock: serialised,
     })
@@ -175,7 +176,7 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
     waitForFoldUpdate,
     ...handle('waitForFold', (i?: WaitForFoldInput) => handlers.waitForFold(i), {
       publish,
-      validate: checked((i?: WaitForFoldInput) => handlers.validateWaitForFold(i)),
+      validate: checked((i?: WaitForFoldInput) => validateWaitForFold(i)),
       lock: counted,
     })
   );

@@ -9,7 +9,7 @@ import { failure, FailureType } from '../../contract/failures';
 import { SettingsError } from '../../contract/settings';
 import { UnsupportedProtocol } from '../../contract/protocol-version';
 import { OutOfOrderAppend, VersionMismatch } from './writers';
-import { problemOf } from '../../contract/schemas/problem';
+import { argumentsProblem } from '../../contract/schemas/problem';
 import type { queryArguments } from '../../contract/schemas/arguments';
 
 /**
@@ -56,7 +56,7 @@ export function checkedQuery<A extends unknown[], R>(
   fn: (...args: A) => R
 ) {
   return (...args: A): R => {
-    const problem = problemOf(schema, args.length > 1 ? args : args[0], `${query} query`);
+    const problem = argumentsProblem(schema, args, `${query} query`);
     if (problem) throw failure(FailureType.invalidAppend, problem);
     return fn(...args);
   };
