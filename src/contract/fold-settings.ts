@@ -2,6 +2,8 @@
  * The per-conversation settings of background folds: whether a fold is summarized in the background or waited for,
  * the soft threshold where a background fold starts, and how long a `prepare` at the hard limit waits for it.
  */
+import { parsed } from './schemas/problem';
+import { foldSettingsPatch } from './schemas/fold-settings';
 
 /** Settings of background folds (part of `ConversationSettings`). */
 export interface FoldSettings {
@@ -24,34 +26,18 @@ export interface FoldSettings {
 export const defaultFoldSettings: FoldSettings = { foldMode: 'background', prefoldRatio: 0.7, maxFoldWaitMs: 10_000 };
 
 /** The keys of {@link FoldSettings}. */
-export const foldSettingKeys: readonly string[] = ['foldMode', 'prefoldRatio', 'maxFoldWaitMs'];
+export const foldSettingKeys = ['foldMode', 'prefoldRatio', 'maxFoldWaitMs'] as const;
 
 /**
- * Checks the fold settings of a settings patch.
+ * Checks the fold settings of a settings patch against {@link foldSettingsPatch}.
  * @returns the fold settings it sets (only those present).
  * @throws Error naming the bad field (the caller wraps it in its own error class).
  */
 export function checkFoldSettings(patch: Record<string, unknown>): Partial<FoldSettings> {
+  const checked = parsed(foldSettingsPatch, patch, '', (message) => new Error(message));
   const out: Partial<FoldSettings> = {};
-  if (patch.foldMode !== undefined) {
-    if (patch.foldMode !== 'background' && patch.foldMode !== 'blocking') {
-      throw new Error(`foldMode must be one of background, blocking, got ${JSON.stringify(patch.foldMode)}`);
-    }
-    out.foldMode = patch.foldMode;
-  }
-  if (patch.prefoldRatio !== undefined) {
-    const r = patch.prefoldRatio;
-    if (typeof r !== 'number' || !(r > 0 && r <= 1)) {
-      throw new Error(`prefoldRatio must be a number in (0, 1], got ${JSON.stringify(r)}`);
-    }
-    out.prefoldRatio = r;
-  }
-  if (patch.maxFoldWaitMs !== undefined) {
-    const w = patch.maxFoldWaitMs;
-    if (typeof w !== 'number' || !Number.isInteger(w) || w < 0 || w > 600_000) {
-      throw new Error(`maxFoldWaitMs must be an integer from 0 to 600000, got ${JSON.stringify(w)}`);
-    }
-    out.maxFoldWaitMs = w;
+  for (const key of foldSettingKeys) {
+    if (checked[key] !== undefined) Object.assign(out, { [key]: checked[key] });
   }
   return out;
 }

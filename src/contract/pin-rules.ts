@@ -3,34 +3,16 @@
  * of an appended message. How pins and rules are kept is the workflow's business (src/workflows/conversation/pins.ts).
  */
 import { show } from './validate-plan';
-
-/** Most rules in `settings.rules`. */
-export const MAX_RULES = 64;
-/** Longest rule, characters. */
-export const MAX_RULE_CHARS = 2000;
-/** Most characters of all rules together. */
-export const MAX_RULES_CHARS = 16_384;
+import { parsed } from './schemas/problem';
+import { rulesSchema } from './schemas/rules';
 
 /**
- * Checks `settings.rules`.
+ * Checks `settings.rules` against {@link rulesSchema}.
  * @returns the rules (trimmed copies).
- * @throws Error naming the problem (the caller wraps it in its own error class).
+ * @throws Error naming the problem and the rule's path (`rules[2] …`; the caller wraps it in its own error class).
  */
 export function checkRules(v: unknown): string[] {
-  if (!Array.isArray(v)) throw new Error(`rules must be an array of strings, got ${show(v)}`);
-  if (v.length > MAX_RULES) throw new Error(`rules holds at most ${MAX_RULES} rules, got ${v.length}`);
-  let total = 0;
-  return v.map((rule: unknown, i) => {
-    if (typeof rule !== 'string') throw new Error(`rules[${i}] must be a string, got ${show(rule)}`);
-    const text = rule.trim();
-    if (text === '') throw new Error(`rules[${i}] must not be empty`);
-    if (text.length > MAX_RULE_CHARS) {
-      throw new Error(`rules[${i}] is ${text.length} characters long, at most ${MAX_RULE_CHARS}`);
-    }
-    total += text.length;
-    if (total > MAX_RULES_CHARS) throw new Error(`rules are over ${MAX_RULES_CHARS} characters together`);
-    return text;
-  });
+  return parsed(rulesSchema, v, '', (message) => new Error(message), 'rules').map((rule) => rule.trim());
 }
 
 /** Roles (chat, Responses) and typed-message types a pin is accepted on: what a rule is said in. */

@@ -269,7 +269,7 @@ const updateCases: UpdateCase[] = [
     'configure',
     { rules: ['x'.repeat(3000)] },
     'InvalidSettings',
-    /rules\[0\] is 3000 characters long, at most 2000/,
+    /rules\[0\] must be at most 2000 characters once trimmed, got 3000 characters/,
   ],
   [
     'configure plan.pin.roles 5',

@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { normalize } from '../../../src/core/messages/normalize';
 import type { LiveEntry } from '../../../src/workflows/conversation/conversation-state';
-import { checkRules, MAX_RULE_CHARS, MAX_RULES, pinProblem } from '../../../src/contract/pin-rules';
+import { checkRules, pinProblem } from '../../../src/contract/pin-rules';
+import { MAX_RULE_CHARS, MAX_RULES } from '../../../src/contract/schemas/rules';
 import {
   pinBudgetProblem,
   pinnedIndices,
@@ -31,10 +32,19 @@ describe('pins and rules (pure parts)', () => {
     ]);
     assert.throws(() => checkRules('Never.'), /rules must be an array of strings, got "Never."/);
     assert.throws(() => checkRules([1]), /rules\[0\] must be a string, got 1/);
-    assert.throws(() => checkRules(['ok', '  ']), /rules\[1\] must not be empty/);
-    assert.throws(() => checkRules(['x'.repeat(MAX_RULE_CHARS + 1)]), /rules\[0\] is 2001 characters long/);
-    assert.throws(() => checkRules(Array.from({ length: MAX_RULES + 1 }, () => 'r')), /at most 64 rules/);
-    assert.throws(() => checkRules(Array.from({ length: 10 }, () => 'y'.repeat(1900))), /over 16384 characters/);
+    assert.throws(() => checkRules(['ok', '  ']), /rules\[1\] must not be empty or blank/);
+    assert.throws(
+      () => checkRules(['x'.repeat(MAX_RULE_CHARS + 1)]),
+      /rules\[0\] must be at most 2000 characters once trimmed, got 2001 characters/
+    );
+    assert.throws(
+      () => checkRules(Array.from({ length: MAX_RULES + 1 }, () => 'r')),
+      /rules must hold at most 64 rules, got 65 entries/
+    );
+    assert.throws(
+      () => checkRules(Array.from({ length: 10 }, () => 'y'.repeat(1900))),
+      /rules must be at most 16384 characters together once trimmed \(these are 19000\)/
+    );
   });
 
   it('accepts pin true/false on user, system and developer messages only', () => {
