@@ -44,11 +44,10 @@ import { applyPatch } from '../contract/patch';
 import { compactNowUpdate, type CompactNowInput, type CompactNowResult } from '../contract/compact-now';
 import { FoldWatcher, type FoldProgressEvent } from './fold-progress';
 import { startVisibility } from './start-visibility';
+import { mergeStartSettings } from '../contract/fold-target';
 import {
   defaultLimits,
-  defaultSettings,
   mergeLimits,
-  mergeSettings,
   SettingsError,
   type ConversationSettings,
   type RunLimits,
@@ -191,7 +190,7 @@ export class ConversationClient {
     this.writerId = options.writerId ?? randomUUID();
     const badWriter = writerIdProblem(this.writerId, 'writerId');
     if (badWriter) throw new InvalidWriterId(badWriter);
-    mergeSettings(defaultSettings, options.settings);
+    mergeStartSettings(options.settings);
     mergeLimits(defaultLimits, options.limits);
     const badFormat = options.format === undefined ? undefined : formatProblem(options.format);
     if (badFormat) throw new SettingsError(badFormat);

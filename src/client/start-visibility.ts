@@ -10,7 +10,8 @@ import {
   conversationStatusKey,
   conversationTokensKey,
 } from '../visibility/search-attributes';
-import { defaultSettings, mergeSettings, type SettingsPatch } from '../contract/settings';
+import { mergeStartSettings } from '../contract/fold-target';
+import type { SettingsPatch } from '../contract/settings';
 
 /** @returns start options: `staticSummary`, `staticDetails` and, when `searchAttributes`, `typedSearchAttributes`. */
 export function startVisibility(
@@ -18,7 +19,7 @@ export function startVisibility(
   settings: SettingsPatch | undefined,
   searchAttributes: boolean
 ): { staticSummary: string; staticDetails: string; typedSearchAttributes?: SearchAttributePair[] } {
-  const merged = mergeSettings(defaultSettings, settings);
+  const merged = mergeStartSettings(settings);
   const pairs: SearchAttributePair[] = [
     { key: conversationTokensKey, value: 0 },
     { key: conversationFoldsKey, value: 0 },

@@ -7,7 +7,13 @@
  * when the conversation starts: the resolved value is recorded there and carried in the settings, so conversations
  * started before this default keep the target they resolved (no workflow patch).
  */
-import { defaultSettings, type SettingsPatch } from './settings';
+import {
+  defaultSettings,
+  mergeSettings,
+  SettingsError,
+  type ConversationSettings,
+  type SettingsPatch,
+} from './settings';
 
 /** The `auto` policy's target for new conversations (the core's own default stays 0.5). */
 export const NEW_CONVERSATION_TARGET_RATIO = 0.25;
@@ -22,4 +28,35 @@ export function withFoldTarget(configured: SettingsPatch | undefined): SettingsP
   const trigger = patch.triggerRatio ?? defaultSettings.triggerRatio;
   if (!(trigger > NEW_CONVERSATION_TARGET_RATIO)) return patch;
   return { ...patch, plan: { targetRatio: NEW_CONVERSATION_TARGET_RATIO } };
+}
+
+/**
+ * Checks a new conversation's start settings the way the conversation will resolve them. Settings that fit the
+ * core's defaults are taken over those (the settings a conversation has always started with); settings that do not,
+ * but fit the new-conversation target (a `triggerRatio` at or below the core's 0.5 target but above 0.25, say), are
+ * taken over that target, which the worker's defaults would have given them anyway.
+ * @param patch the start settings (unchecked). @default the defaults alone
+ * @returns the merged settings.
+ * @throws SettingsError naming the field, when they fit neither (the message is the one over the core's defaults).
+ */
+export function mergeStartSettings(patch: unknown): ConversationSettings {
+  try {
+    return mergeSettings(defaultSettings, patch);
+  } catch (err) {
+    return mergeOverNewTarget(patch, err);
+  }
+}
+
+/**
+ * @param patch the start settings, already refused over the core's defaults with `refusal`.
+ * @returns them merged over the new-conversation target.
+ * @throws `refusal` when they do not fit that either (or are refused for another field).
+ */
+export function mergeOverNewTarget(patch: unknown, refusal: unknown): ConversationSettings {
+  if (!(refusal instanceof SettingsError)) throw refusal;
+  try {
+    return mergeSettings(mergeSettings(defaultSettings, withFoldTarget(undefined)), patch);
+  } catch {
+    throw refusal;
+  }
 }

@@ -22,4 +22,16 @@ export interface PatchEntry {
 }
 
 /** Every patch id in use, oldest first. */
-export const PATCHES: readonly PatchEntry[] = [];
+export const PATCHES: readonly PatchEntry[] = [
+  {
+    id: 'start-over-new-target',
+    since: '2026-12-02',
+    why:
+      'a start whose triggerRatio is at or below the core 0.5 fold target but above the 0.25 new-conversation ' +
+      'target was refused (the workflow failed); it now starts over the 0.25 target. A run that failed that way ' +
+      'must still fail when replayed.',
+    retire:
+      'deprecatePatch once no run that failed such a start can be replayed (failed runs past the namespace ' +
+      'retention); removed one release later',
+  },
+];

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { NEW_CONVERSATION_TARGET_RATIO, withFoldTarget } from '../../src/contract/fold-target';
+import { mergeStartSettings, NEW_CONVERSATION_TARGET_RATIO, withFoldTarget } from '../../src/contract/fold-target';
 import { defaultSettings, mergeSettings, planOptions } from '../../src/contract/settings';
 import { resolveOptions } from '../../src/core/plan/options';
 
@@ -25,5 +25,20 @@ describe('new-conversation fold target', () => {
     const o = resolveOptions(planOptions(settings));
     assert.equal(o.targetRatio, NEW_CONVERSATION_TARGET_RATIO);
     assert.ok(o.targetRatio < 0.5 && o.targetRatio < o.triggerRatio);
+  });
+
+  it('accepts start settings that fit only the new-conversation target, over it, and refuses what fits neither', () => {
+    assert.throws(() => mergeSettings(defaultSettings, { triggerRatio: 0.4 }), /triggerRatio \(0\.4\)/);
+    const low = mergeStartSettings({ triggerRatio: 0.4 });
+    assert.equal(low.triggerRatio, 0.4);
+    assert.equal(resolveOptions(planOptions(low)).targetRatio, NEW_CONVERSATION_TARGET_RATIO);
+    // Settings that fit the core's defaults are merged over those, as before (no target added).
+    assert.deepEqual(mergeStartSettings({ triggerRatio: 0.8 }), mergeSettings(defaultSettings, { triggerRatio: 0.8 }));
+    assert.throws(
+      () => mergeStartSettings({ triggerRatio: 0.2 }),
+      /triggerRatio \(0\.2\) must be above plan\.targetRatio \(0\.5\)/
+    );
+    assert.throws(() => mergeStartSettings({ triggerRatio: 0.4, plan: { targetRatio: 0.5 } }), /triggerRatio/);
+    assert.throws(() => mergeStartSettings({ budget: 'x' }), /budget/);
   });
 });

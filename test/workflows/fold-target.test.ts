@@ -48,4 +48,19 @@ describe('the fold target of a new conversation', function () {
       }
     });
   });
+
+  it('starts a conversation whose trigger is below the core target but above the new one, folding to 0.25', async () => {
+    const { messages } = corpusConversation('mini-swe-agent-deepseek-django__django-11797');
+    const budget = 16_000;
+    await withConversationWorker(async ({ open }) => {
+      const low = open(uniqueConversationId('fold-target-low'), { budget, triggerRatio: 0.4 });
+      await driveConversation(low, messages.slice(0, 40));
+      const state = await low.state();
+      assert.equal(state.settings.triggerRatio, 0.4);
+      assert.equal(state.settings.plan.targetRatio, NEW_CONVERSATION_TARGET_RATIO);
+      const folds = await low.folds();
+      assert.ok(folds.length >= 1, 'the low trigger folds');
+      for (const f of folds) assert.ok(f.tokensAfter! <= 0.4 * budget, `fold ${f.number} left ${f.tokensAfter}`);
+    });
+  });
 });

@@ -11,6 +11,7 @@ import { parseFoldRecord, type FoldRecord } from '../../core/fold/fold-record';
 import { currentFormatName, formatNamed } from '../../core/messages/format-name';
 import type { MessageFormat } from '../../core/messages/types';
 import { isCount, isObject } from '../../core/input/json-values';
+import { COMPACTOR_FOLD_TARGET } from './compactor-target';
 import { carriedLedgerProblem, type CarriedLedger } from '../../core/fold/state-ledger/carried-check';
 
 /**
@@ -65,6 +66,11 @@ export interface CompactorState {
    * instead of reading it back from the summary's text. Absent or `null` (state saved before it): read from the text.
    */
   ledger?: CarriedLedger | null;
+  /**
+   * The default fold target this compactor resolved when its state was made (`COMPACTOR_FOLD_TARGET`); a target the
+   * caller sets wins. Absent (state saved before it): the core's 0.5, so a running host keeps folding as it did.
+   */
+  foldTarget?: number;
 }
 
 /** @returns the state of a compactor that has seen nothing yet. */
@@ -82,6 +88,7 @@ export function initialCompactorState(): CompactorState {
     folds: [],
     foldCount: 0,
     lastError: null,
+    foldTarget: COMPACTOR_FOLD_TARGET,
   };
 }
 
@@ -117,6 +124,9 @@ export function parseCompactorState(value: unknown): CompactorState {
   }
   if (!isCount(s.foldCount)) bad('foldCount');
   if (!(s.lastError === null || (isObject(s.lastError) && typeof s.lastError.message === 'string'))) bad('lastError');
+  if (!(s.foldTarget === undefined || (typeof s.foldTarget === 'number' && s.foldTarget > 0 && s.foldTarget < 1))) {
+    bad('foldTarget');
+  }
   const ledgerProblem = s.ledger == null ? undefined : carriedLedgerProblem(s.ledger, 'ledger');
   if (ledgerProblem) {
     throw ApplicationFailure.create({

@@ -21,6 +21,7 @@ import type { MessageFormat, Transcript } from '../../core/messages/types';
 import type { FoldPlan } from '../../core/plan';
 import { contentKey, foldedMemory, PrefixMatcher, viewOf, type View } from './compactor-memory';
 import { resolveCompactorOptions, type CompactorOptions, type ResolvedCompactorOptions } from './compactor-options';
+import { planningWithTarget } from './compactor-target';
 import { initialCompactorState, parseCompactorState, type CompactorState } from './compactor-state';
 import { defaultFoldLimits } from '../../contract/fold-limits';
 import { localActivityOptions, summarizeActivityOptions } from '../shared/activity-options';
@@ -161,7 +162,7 @@ export class Compactor {
       fixedTokens: this.remembered.fixedTokens,
       counted,
       estimate,
-      options: this.options.planning,
+      options: planningWithTarget(this.options.planning, this.remembered.foldTarget),
       ...(this.options.predicates ? { predicates: this.options.predicates } : {}),
     });
     const send = (context: unknown[], contextKeys: string[], decision: string, fold?: PrepareReport['fold']) => {

@@ -6,6 +6,7 @@ import { allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo
 import { prepareForSend } from '../../core/messages/send';
 import { currentFormatName } from '../../core/messages/format-name';
 import { ConversationState } from './conversation-state';
+import { startSettings } from './start-settings';
 import { adoptConfiguredDefaults } from './configured-defaults';
 import { ConversationHandlers } from './conversation-handlers';
 import { ProfileCheck, profileOf } from './profile-check';
@@ -33,13 +34,7 @@ import {
 import { failure, FailureType, type FailureTypeName } from '../../contract/failures';
 import { UnsupportedProtocol } from '../../contract/protocol-version';
 import { handle } from './handle';
-import {
-  defaultLimits,
-  defaultSettings,
-  mergeLimits,
-  mergeSettings,
-  type SettingsPatch,
-} from '../../contract/settings';
+import { defaultLimits, defaultSettings, mergeLimits, type SettingsPatch } from '../../contract/settings';
 import { conversationIdOf } from '../../contract/conversation-id';
 import { checkedQuery } from './guard';
 import { checkStartInput } from './validate-start';
@@ -77,7 +72,7 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
       ? new ConversationState(start.carried)
       : ConversationState.create(
           start.conversationId,
-          mergeSettings(defaultSettings, start.settings),
+          startSettings(start.settings),
           mergeLimits(defaultLimits, start.limits)
         );
     handlers = new ConversationHandlers(state, state.carried.limits);

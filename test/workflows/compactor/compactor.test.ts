@@ -8,6 +8,7 @@ import { createTokenCounter } from '../../../src/tokens';
 import type { AgentLoopInput, AgentLoopResult, AgentStep } from '../../support/agent-loop-example';
 import { foldedMemory, PrefixMatcher, viewOf } from '../../../src/workflows/compactor/compactor-memory';
 import { initialCompactorState, parseCompactorState } from '../../../src/workflows/compactor/compactor-state';
+import { COMPACTOR_FOLD_TARGET, planningWithTarget } from '../../../src/workflows/compactor/compactor-target';
 import { prefixHash } from '../../../src/core/hash';
 import { summaryKey } from '../../../src/core/fold/state-ledger';
 import type { SummarizerProfiles } from '../../../src/summarizers/profiles';
@@ -103,7 +104,8 @@ describe('the embeddable compactor', function () {
   it('over budget: folds, one summary serves the next turns, and a later fold folds the summary again', async () => {
     const budget = 2000;
     const steps: AgentStep[] = [{ append: [system, user(0)] }, ...turns(1, 10)];
-    const { result, calls } = await runLoop({ steps, compactor: { budget, format: 'chat' } });
+    // At half the budget (the target state saved before COMPACTOR_FOLD_TARGET folds to), ten turns fold twice.
+    const { result, calls } = await runLoop({ steps, compactor: { budget, format: 'chat', targetRatio: 0.5 } });
     const foldTurns = result.log.filter((t) => t.report.fold).map((t) => t.step);
     assert.equal(foldTurns.length, 2, `folds at turns ${foldTurns.join(', ')}`);
     assert.equal(calls.summarize, 2, 'one summary call per fold');
@@ -199,6 +201,27 @@ describe('the embeddable compactor', function () {
     assert.equal(result.state.calibration?.samples, 2);
   });
 
+  it('folds a new state to a quarter of the budget, and state saved before that to half of it', async () => {
+    const budget = 2000;
+    const steps: AgentStep[] = [{ append: [system, user(0)] }, ...turns(1, 10)];
+    const { foldTarget: _dropped, ...saved } = initialCompactorState();
+    const fresh = await runLoop({ steps, compactor: { budget, format: 'chat' } });
+    const old = await runLoop({
+      steps,
+      compactor: { budget, format: 'chat' },
+      carried: { next: 0, run: 0, transcript: [], compactor: saved, log: [] },
+    });
+    assert.equal(fresh.result.state.foldTarget, COMPACTOR_FOLD_TARGET);
+    assert.equal(old.result.state.foldTarget, undefined, 'saved state keeps the target it had');
+    const afterFold = (r: AgentLoopResult) => r.log.find((t) => t.report.fold)!.report.tokens;
+    assert.ok(afterFold(fresh.result) <= 0.4 * budget, `fresh state: ${afterFold(fresh.result)} tokens after its fold`);
+    assert.ok(
+      afterFold(fresh.result) < afterFold(old.result),
+      `fresh state ${afterFold(fresh.result)} vs saved state ${afterFold(old.result)} tokens after the fold`
+    );
+    assert.ok(fresh.calls.summarize <= old.calls.summarize, 'the lower target folds no more often');
+  });
+
   describe('with a summarizer that fails', () => {
     const server = useOpenAIServer();
     const options = {
@@ -250,6 +273,15 @@ describe('the embeddable compactor', function () {
 });
 
 describe('compactor memory and state (pure)', () => {
+  it('takes the default fold target only where the caller set none and the auto policy folds below the trigger', () => {
+    assert.deepEqual(planningWithTarget({ budget: 1000 }, 0.25), { budget: 1000, targetRatio: 0.25 });
+    assert.deepEqual(planningWithTarget({ budget: 1000 }, undefined), { budget: 1000 });
+    assert.deepEqual(planningWithTarget({ budget: 1000, targetRatio: 0.6 }, 0.25).targetRatio, 0.6);
+    assert.equal(planningWithTarget({ budget: 1000, policy: 'tokens' }, 0.25).targetRatio, undefined);
+    assert.equal(planningWithTarget({ budget: 1000, triggerRatio: 0.25 }, 0.25).targetRatio, undefined);
+    assert.equal(planningWithTarget({ budget: 1000, triggerRatio: 0.3 }, 0.25).targetRatio, 0.25);
+  });
+
   it('remembers a fold whose instructions were hoisted out of the tail as part of its output', () => {
     const a = { role: 'user', content: 'a' };
     const b = { role: 'assistant', content: 'b' };
@@ -275,6 +307,9 @@ describe('compactor memory and state (pure)', () => {
     const s = initialCompactorState();
     assert.deepEqual(parseCompactorState(JSON.parse(JSON.stringify(s))), s);
     assert.throws(() => parseCompactorState({ ...s, counts: { k: -1 } }), /'counts'/);
+    assert.throws(() => parseCompactorState({ ...s, foldTarget: 1 }), /'foldTarget'/);
+    const { foldTarget: _dropped, ...older } = s;
+    assert.equal(parseCompactorState(older).foldTarget, undefined);
     assert.throws(() => parseCompactorState({ v: 2 }), /'v'/);
     const ledger = { summaryKey: 'c'.repeat(64), ledger: { entries: [{ kind: 'rule', text: 'Never.', seq: null }] } };
     assert.deepEqual(parseCompactorState({ ...s, ledger }).ledger, ledger);
