@@ -18,7 +18,7 @@ import { ConversationClient } from '../src/client/conversation-client';
 import { spawnWorker, stopWorker } from '../test/support/spawn-worker';
 import { sharedTestEnv } from '../test/support/temporal';
 import { writeBenchBundle } from './temporal/bench-bundle-file';
-import { latency, stepMessages, timed, type Latency } from './temporal/harness';
+import { latency, stepMessages, type Latency } from './temporal/harness';
 import { benchMain } from './temporal/bench-main';
 import { childrenNamed, cpuMeter, rssMB, type CpuSplit } from './temporal/proc-sample';
 import { noopUpdate } from './temporal/workflows';
@@ -27,8 +27,11 @@ import { noopUpdate } from './temporal/workflows';
 export interface ScaleSide {
   /** Seconds of this side's waves only. */
   seconds: number;
-  /** Steps run: conversations × steps, or fewer when the row's time cap stopped a wave. */
+  /** Steps that completed: conversations × steps, or fewer when the row's time cap stopped a wave. */
   stepsDone: number;
+  /** Steps that threw (their time counts in the latency, not in stepsDone), and the first few errors. */
+  failedSteps: number;
+  failureSamples: string[];
   stepsPerSecond: number;
   step: Latency;
   /** Summed over this side's worker processes, MB: after the warm-up, at the end, the highest sampled. */
@@ -82,6 +85,7 @@ interface Side {
   /** Runs step `k` of workflow `i`. */
   step: (i: number, k: number) => Promise<unknown>;
   times: number[];
+  failures: string[];
   seconds: number;
   cpu: CpuSplit;
   rssIdle: { rss: number; anon: number };
@@ -143,6 +147,7 @@ async function runRow(
       })
   );
   const sides: Side[] = [];
+  let sampler: NodeJS.Timeout | undefined;
   try {
     for (const [queue, step] of [
       [
@@ -155,7 +160,16 @@ async function runRow(
       [bareQueue, (i: number, k: number) => bareStep(env.client, bareQueue, `${bareQueue}-${i}`, k)],
     ] as const) {
       const workers = await spawn(queue);
-      sides.push({ workers, step, times: [], seconds: 0, cpu: {}, rssIdle: { rss: 0, anon: 0 }, rssPeak: 0 });
+      sides.push({
+        workers,
+        step,
+        times: [],
+        failures: [],
+        seconds: 0,
+        cpu: {},
+        rssIdle: { rss: 0, anon: 0 },
+        rssPeak: 0,
+      });
     }
     // Ten workflows per worker first (the last indices): the lazy start-up (sandbox, tokenizer tables) is not per workflow.
     for (const side of sides) {
@@ -168,7 +182,7 @@ async function runRow(
       side.rssIdle = sumRss(side.workers);
       side.rssPeak = side.rssIdle.rss;
     }
-    const sampler = setInterval(() => {
+    sampler = setInterval(() => {
       for (const side of sides) side.rssPeak = Math.max(side.rssPeak, sumRss(side.workers).rss);
     }, 500);
     for (let k = 0; k < row.steps; k++) {
@@ -176,7 +190,15 @@ async function runRow(
         const meter = cpuMeter({ server, worker: side.workers.map((w) => w.pid!) });
         const started = performance.now();
         await pool(
-          Array.from({ length: row.n }, (_, i) => async () => void side.times.push(await timed(() => side.step(i, k)))),
+          Array.from({ length: row.n }, (_, i) => async () => {
+            const t0 = performance.now();
+            try {
+              await side.step(i, k);
+            } catch (err) {
+              side.failures.push(`${i} step ${k}: ${String(err).slice(0, 200)}`);
+            }
+            side.times.push(performance.now() - t0);
+          }),
           inFlight,
           capSeconds === undefined ? Infinity : started + capSeconds * 1000
         );
@@ -192,8 +214,10 @@ async function runRow(
       const cached = Math.min(started, row.cache * row.workers);
       return {
         seconds: side.seconds,
-        stepsDone: side.times.length,
-        stepsPerSecond: side.times.length / side.seconds,
+        stepsDone: side.times.length - side.failures.length,
+        failedSteps: side.failures.length,
+        failureSamples: side.failures.slice(0, 3),
+        stepsPerSecond: (side.times.length - side.failures.length) / side.seconds,
         step: latency(side.times),
         rssIdleMB: side.rssIdle.rss,
         rssEndMB: end.rss,
@@ -215,6 +239,7 @@ async function runRow(
       throughputRatio: conversation.stepsPerSecond / bare.stepsPerSecond,
     };
   } finally {
+    clearInterval(sampler);
     for (const side of sides) for (const worker of side.workers) await stopWorker(worker);
   }
 }

@@ -29,7 +29,12 @@ export function machineBusySeconds(): number {
 
 /** @returns VmRSS and RssAnon (heap and stacks, without mapped files) of `pid` in MB; NaN when absent. */
 export function rssMB(pid: number): { rss: number; anon: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  let status = '';
+  try {
+    status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    // The process exited: its figures are absent, not zero.
+  }
   const kb = (key: string): number => {
     const m = status.match(new RegExp(`${key}:\\s+(\\d+) kB`));
     return m ? Number(m[1]) / 1024 : NaN;
