@@ -17,7 +17,7 @@ const ROOT = resolve(__dirname, '..');
 const BENCHES: Record<string, { script: string; quick: Record<string, string>; byNameOnly?: boolean }> = {
   overhead: { script: 'overhead.ts', quick: { BENCH_SAMPLES: '20' } },
   growth: { script: 'growth.ts', quick: { BENCH_STEPS: '40' } },
-  scale: { script: 'scale.ts', quick: { BENCH_SCALE: '20,60', BENCH_SCALE_STEPS: '2' } },
+  scale: { script: 'scale.ts', quick: { BENCH_SCALE: '20,60', BENCH_SCALE_STEPS: '2', BENCH_SCALE_CACHE: '100' } },
   cost: { script: 'cost.ts', quick: { BENCH_SESSIONS: '2' } },
   workflow: { script: 'workflow.ts', quick: { BENCH_WORKFLOW_SESSIONS: '1' } },
   // Run by name only (`npm run bench tokens`): the default run stays within 20 minutes on a loaded 2-core machine

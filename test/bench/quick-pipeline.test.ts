@@ -66,14 +66,24 @@ describe('bench pipeline at its quick size (BENCH_QUICK=1)', function () {
     }
     const growth = json<{ steps: number; perStep: unknown[] }>(dir, 'growth.json');
     assert.equal(growth.steps, 40);
-    const scale = json<{ rows: { conversations: number; steps: number }[] }>(dir, 'scale.json');
+    type Side = { stepsDone: number; cores: { server: number; worker: number } };
+    type Row = { conversations: number; steps: number; workers: number; conversation: Side; bare: Side };
+    const scale = json<{ rows: Row[]; secondWorker: Row }>(dir, 'scale.json');
     assert.deepEqual(
-      scale.rows.map((r) => [r.conversations, r.steps]),
+      [...scale.rows, scale.secondWorker].map((r) => [r.conversations, r.steps, r.workers]),
       [
-        [20, 2],
-        [60, 2],
+        [20, 2, 1],
+        [60, 2, 1],
+        [60, 2, 2],
       ]
     );
+    // The bare baseline ran every step beside the conversations, and both processes' CPU was sampled.
+    for (const r of [...scale.rows, scale.secondWorker]) {
+      for (const side of [r.conversation, r.bare]) {
+        assert.equal(side.stepsDone, r.conversations * r.steps, JSON.stringify(r));
+        assert.ok(side.cores.server > 0 && side.cores.worker > 0, JSON.stringify(side.cores));
+      }
+    }
     const cost = json<{ rows: { session: string }[] }>(dir, 'cost.json');
     assert.equal(new Set(cost.rows.map((r) => r.session)).size, 2);
     const workflow = json<{ rows: { prepares: number; folds: number }[] }>(dir, 'workflow.json');

@@ -1,0 +1,24 @@
+/**
+ * The benchmark bundle (the conversation workflow as shipped, plus the bare baselines) written to a file, with the
+ * workflow interceptors the production worker loads, for spawned workers' `WORKFLOW_BUNDLE`: a worker process then
+ * runs both the conversations and the baselines as the real worker would.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { workflowInterceptorModules } from '../../src/workflows/interceptor-modules';
+
+const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };
+
+/** @returns the path of a fresh file holding the bundle. */
+export async function writeBenchBundle(): Promise<string> {
+  const bundle = await bundleWorkflowCode({
+    workflowsPath: require.resolve('./workflows'),
+    workflowInterceptorModules,
+    logger: quiet,
+  });
+  const path = join(mkdtempSync(join(tmpdir(), 'dc-bench-bundle-')), 'workflows.js');
+  writeFileSync(path, bundle.code);
+  return path;
+}
