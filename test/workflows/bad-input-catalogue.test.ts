@@ -545,8 +545,8 @@ describe('bad-input catalogue', function () {
     ['a typo in plan', { settings: { plan: { keepLst: 2 } } }, /did you mean 'keepLast'/],
     [
       'a trigger below the fold target',
-      { settings: { triggerRatio: 0.3 } },
-      /triggerRatio \(0\.3\) must be above plan\.targetRatio \(0\.5\)/,
+      { settings: { triggerRatio: 0.2 } },
+      /triggerRatio \(0\.2\) must be above plan\.targetRatio/,
     ],
     [
       'an unknown start key',
