@@ -1,7 +1,7 @@
 /**
  * The registry of workflow patch ids: every `patched(id)` / `deprecatePatch(id)` call in src/ names an id listed here
- * (`npm run lint` runs scripts/check-patches.ts, which fails on any other). Empty at the 1.0 compatibility baseline:
- * the recorded histories in test/histories were recorded by the baseline code, which has no patch. The lifecycle of
+ * (`npm run lint` runs scripts/check-patches.ts, which fails on any other). The 1.0 compatibility baseline had none:
+ * the recorded histories in test/histories were recorded by it; every entry below came after it. The lifecycle of
  * an entry (`patched` → `deprecatePatch` → removal) is in docs/development.md, "Replay compatibility".
  */
 
