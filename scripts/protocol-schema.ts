@@ -12,9 +12,8 @@ import * as z from 'zod/v4-mini';
 import { PROTOCOL_VERSION } from '../src/contract/protocol-version';
 import { appendFields } from '../src/contract/schemas/append';
 import { compactNowFields } from '../src/contract/schemas/compact-now';
-import { foldSettingsPatch } from '../src/contract/schemas/fold-settings';
 import { rewindFields } from '../src/contract/schemas/rewind';
-import { rulesSchema } from '../src/contract/schemas/rules';
+import { settingsPatchShape } from '../src/contract/schemas/settings';
 import { startFields } from '../src/contract/schemas/start';
 import { waitForFoldFields } from '../src/contract/schemas/wait-for-fold';
 import { writerId } from '../src/contract/schemas/writer-seq';
@@ -81,11 +80,15 @@ export function generateProtocolSchema(): string {
     additionalProperties: false,
   }).createSchema('ProtocolResults');
   const { ProtocolResults: _, ...resultDefinitions } = types.definitions ?? {};
-  // The bounds of the rules and fold settings live in their schemas (the TypeScript type only says `number`).
+  // Every field's bounds live in the settings schema (the TypeScript type only says `number`); the type adds the
+  // descriptions from its TSDoc.
   const patch = resultDefinitions.SettingsPatch as { properties: Json } | undefined;
-  const checked: Json = { ...(fromSchema(foldSettingsPatch).properties as Json), rules: fromSchema(rulesSchema) };
+  const checked = fromSchema(settingsPatchShape).properties as Json;
   for (const [key, schema] of Object.entries(checked)) {
-    if (patch) patch.properties[key] = { ...(patch.properties[key] as Json), ...(schema as Json) };
+    if (!patch) continue;
+    // A reference to the type's own definition would stand beside the schema's inline one; the inline one checks more.
+    const { $ref: _, ...described } = (patch.properties[key] ?? {}) as Json;
+    patch.properties[key] = { ...described, ...(schema as Json) };
   }
   const protocol: Json = {
     type: 'object',

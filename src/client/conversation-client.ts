@@ -13,7 +13,7 @@ import {
 } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { FoldRecord } from '../core/fold/fold-record';
-import { prepareForSend } from '../core/messages/send';
+import { SendCache } from '../core/messages/send-cache';
 import type { MessageFormat, Usage } from '../core/messages/types';
 import { currentFormatName, type MessageFormatName } from '../core/messages/format-name';
 import {
@@ -159,6 +159,8 @@ const ASK_AFTER_DEADLINE_MS = 3000;
 
 export class ConversationClient {
   private mirror: unknown[] = [];
+  /** Sends the mirror reading only what is new since the last send, when that gives the same context. */
+  private readonly sender = new SendCache();
   private version = -1;
   private sentVersion: number | undefined;
   private readonly watcher: FoldWatcher | undefined;
@@ -244,7 +246,7 @@ export class ConversationClient {
     const whole = await this.afterStored(() => this.withOriginals(this.mirror));
     return {
       // The conversation's format is the caller's (see M).
-      messages: prepareForSend(whole, {
+      messages: this.sender.prepare(whole, {
         unanswered: settings.unanswered,
         ...(this.sendFormat ? { format: this.sendFormat } : {}),
       }) as M[],

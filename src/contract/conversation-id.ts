@@ -5,7 +5,7 @@
  */
 import { formatNamed, MESSAGE_FORMATS } from '../core/messages/format-name';
 import { workflowIdPrefix } from './definitions';
-import { show } from './validate-plan';
+import { show } from './show-value';
 
 /** Conversation ids: 1–200 characters, ASCII letters, digits and `. _ - : @`, not starting with a dot. */
 export const CONVERSATION_ID_PATTERN = /^[A-Za-z0-9_:@-][A-Za-z0-9._:@-]{0,199}$/;

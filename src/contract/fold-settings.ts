@@ -2,8 +2,6 @@
  * The per-conversation settings of background folds: whether a fold is summarized in the background or waited for,
  * the soft threshold where a background fold starts, and how long a `prepare` at the hard limit waits for it.
  */
-import { parsed } from './schemas/problem';
-import { foldSettingsPatch } from './schemas/fold-settings';
 
 /** Settings of background folds (part of `ConversationSettings`). */
 export interface FoldSettings {
@@ -24,23 +22,6 @@ export interface FoldSettings {
 }
 
 export const defaultFoldSettings: FoldSettings = { foldMode: 'background', prefoldRatio: 0.7, maxFoldWaitMs: 10_000 };
-
-/** The keys of {@link FoldSettings}. */
-export const foldSettingKeys = ['foldMode', 'prefoldRatio', 'maxFoldWaitMs'] as const;
-
-/**
- * Checks the fold settings of a settings patch against {@link foldSettingsPatch}.
- * @returns the fold settings it sets (only those present).
- * @throws Error naming the bad field (the caller wraps it in its own error class).
- */
-export function checkFoldSettings(patch: Record<string, unknown>): Partial<FoldSettings> {
-  const checked = parsed(foldSettingsPatch, patch, '', (message) => new Error(message));
-  const out: Partial<FoldSettings> = {};
-  for (const key of foldSettingKeys) {
-    if (checked[key] !== undefined) Object.assign(out, { [key]: checked[key] });
-  }
-  return out;
-}
 
 /** @returns the fold settings of settings, defaults filled in for those a partial patch leaves out. */
 export function foldSettingsOf(settings: Partial<FoldSettings>): FoldSettings {

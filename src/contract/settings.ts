@@ -4,10 +4,11 @@
  */
 import { resolveOptions, type CompactionOptions, type KeepPolicy } from '../core/plan/options';
 import { defaultFoldLimits, foldLimitsProblem } from './fold-limits';
-import { checkFoldSettings, defaultFoldSettings, foldSettingKeys, type FoldSettings } from './fold-settings';
+import { defaultFoldSettings, type FoldSettings } from './fold-settings';
 import { unknownKeyMessage } from '../core/input/known-keys';
 import { checkPlanSettings, type PlanSettings } from './validate-plan';
 import { limitsPatch, type RunLimits } from './schemas/limits';
+import { MAX_BUDGET, settingsPatchSchema } from './schemas/settings';
 import { parsed } from './schemas/problem';
 import { checkRules } from './pin-rules';
 import { settingsTogetherProblem } from './settings-together';
@@ -65,8 +66,7 @@ export interface ConversationSettings extends FoldSettings {
   rules?: string[];
 }
 
-/** Largest budget a conversation accepts, in tokens (see `mergeSettings`). */
-export const MAX_BUDGET = 1_000_000;
+export { MAX_BUDGET };
 
 export const defaultSettings: ConversationSettings = {
   model: 'gpt-4o',
@@ -100,93 +100,39 @@ export function planOptions(settings: ConversationSettings): CompactionOptions {
   return { ...settings.plan, budget: settings.budget, triggerRatio: settings.triggerRatio, policy: settings.policy };
 }
 
-const policies: readonly string[] = ['auto', 'turns', 'items', 'ratio', 'rounds', 'tokens'];
-
 /**
- * Merges a patch over settings after checking every field.
+ * Merges a patch over settings after checking every field against {@link settingsPatchSchema}, then the parts with
+ * checks of their own (plan, summarizer, tools) and how the result fits together.
  * @returns the merged settings (a new object).
  * @throws SettingsError naming the first bad field, or the settings that do not fit together.
  */
 export function mergeSettings(base: ConversationSettings, patch: unknown): ConversationSettings {
   if (patch === undefined || patch === null) return base;
-  const p = record(patch, 'settings');
-  const known = [
-    'model',
-    'budget',
-    'triggerRatio',
-    'policy',
-    'maxMessageBytes',
-    'maxContextBytes',
-    'unanswered',
-    'plan',
-    'evictAtRatio',
-    'tools',
-    'summarizer',
-    'rules',
-    ...foldSettingKeys,
-  ];
-  const unknown = unknownKeyMessage(p, known, 'settings');
-  if (unknown) throw new SettingsError(unknown);
+  const refuse = (message: string) => new SettingsError(message);
+  const isObject = typeof patch === 'object' && !Array.isArray(patch);
+  if (isObject) {
+    // Named as `settings.<key>`; the fields themselves are named bare (`budget must be …`), as callers write them.
+    const unknown = unknownKeyMessage(patch, Object.keys(settingsPatchSchema.shape), 'settings');
+    if (unknown) throw refuse(unknown);
+  }
+  const p = parsed(settingsPatchSchema, patch, '', refuse, isObject ? '' : 'settings');
   const out: ConversationSettings = { ...base, summarizer: { ...base.summarizer } };
-  if (p.model !== undefined) out.model = nonEmptyString(p.model, 'model');
-  // Tokens do not bound the payloads: the byte budget (maxContextBytes) does, holding the oldest messages by reference
-  // past it (workflows/byte-budget.ts), so a million-token context carries and answers in well under 2 MiB.
-  if (p.budget !== undefined) out.budget = integer(p.budget, 'budget', 256, MAX_BUDGET);
-  if (p.triggerRatio !== undefined) out.triggerRatio = ratio(p.triggerRatio, 'triggerRatio');
-  if (p.policy !== undefined) out.policy = oneOf(p.policy, 'policy', policies) as KeepPolicy;
-  if (p.maxMessageBytes !== undefined)
-    out.maxMessageBytes = integer(p.maxMessageBytes, 'maxMessageBytes', 1024, 1_572_864);
-  if (p.maxContextBytes !== undefined)
-    out.maxContextBytes = integer(p.maxContextBytes, 'maxContextBytes', 65_536, 1_572_864);
-  if (p.unanswered !== undefined)
-    out.unanswered = oneOf(p.unanswered, 'unanswered', ['error', 'synthesize']) as 'error' | 'synthesize';
-  if (p.evictAtRatio !== undefined) {
-    if (typeof p.evictAtRatio !== 'number' || !(p.evictAtRatio >= 0 && p.evictAtRatio <= 1)) {
-      throw new SettingsError(
-        `evictAtRatio must be a number in [0, 1] (0 = off), got ${JSON.stringify(p.evictAtRatio)}`
-      );
-    }
-    out.evictAtRatio = p.evictAtRatio;
+  for (const [key, value] of Object.entries(p)) {
+    if (value !== undefined && key !== 'plan' && key !== 'summarizer') Object.assign(out, { [key]: value });
   }
-  if (p.rules !== undefined) {
-    try {
-      out.rules = checkRules(p.rules);
-    } catch (err) {
-      throw new SettingsError((err as Error).message);
-    }
-  }
-  try {
-    Object.assign(out, checkFoldSettings(p));
-  } catch (err) {
-    throw new SettingsError((err as Error).message);
-  }
+  if (p.rules !== undefined) out.rules = rethrown(() => checkRules(p.rules));
   if (p.tools !== undefined) {
     const problem = toolsProblem(p.tools, 'tools');
-    if (problem) throw new SettingsError(problem);
-    out.tools = p.tools as unknown[];
+    if (problem) throw refuse(problem);
   }
-  if (p.plan !== undefined) {
-    try {
-      out.plan = checkPlanSettings(record(p.plan, 'plan'));
-    } catch (err) {
-      throw err instanceof SettingsError ? err : new SettingsError((err as Error).message);
-    }
-  }
-  if (p.summarizer !== undefined) {
-    try {
-      out.summarizer = mergeSummarizerSettings(base.summarizer, record(p.summarizer, 'summarizer'));
-    } catch (err) {
-      throw err instanceof SettingsError ? err : new SettingsError((err as Error).message);
-    }
-  }
-  let problem: string | undefined;
-  try {
+  if (p.plan !== undefined) out.plan = rethrown(() => checkPlanSettings(p.plan));
+  if (p.summarizer !== undefined)
+    out.summarizer = rethrown(() => mergeSummarizerSettings(base.summarizer, p.summarizer));
+  const problem = rethrown(() => {
     resolveOptions(planOptions(out));
-    problem = settingsTogetherProblem(planOptions(out));
-  } catch (err) {
-    throw new SettingsError(err instanceof Error ? err.message : String(err));
-  }
-  if (problem) throw new SettingsError(problem);
+    return settingsTogetherProblem(planOptions(out));
+  });
+  if (problem) throw refuse(problem);
   return out;
 }
 
@@ -210,31 +156,11 @@ export class SettingsError extends Error {
   override readonly name = 'SettingsError';
 }
 
-function record(v: unknown, name: string): Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new SettingsError(`${name} must be an object`);
-  return v as Record<string, unknown>;
-}
-function string(v: unknown, name: string): string {
-  if (typeof v !== 'string') throw new SettingsError(`${name} must be a string, got ${typeof v}`);
-  return v;
-}
-function nonEmptyString(v: unknown, name: string): string {
-  if (string(v, name).trim() === '') throw new SettingsError(`${name} must not be empty`);
-  return v as string;
-}
-function integer(v: unknown, name: string, min: number, max: number): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
-    throw new SettingsError(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(v)}`);
+/** @returns what `check` returns; its error as a SettingsError with the same message. */
+function rethrown<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (err) {
+    throw err instanceof SettingsError ? err : new SettingsError(err instanceof Error ? err.message : String(err));
   }
-  return v;
-}
-function ratio(v: unknown, name: string): number {
-  if (typeof v !== 'number' || !(v > 0 && v <= 1))
-    throw new SettingsError(`${name} must be a number in (0, 1], got ${JSON.stringify(v)}`);
-  return v;
-}
-function oneOf(v: unknown, name: string, values: readonly string[]): string {
-  if (typeof v !== 'string' || !values.includes(v))
-    throw new SettingsError(`${name} must be one of ${values.join(', ')}, got ${JSON.stringify(v)}`);
-  return v;
 }

@@ -4,10 +4,10 @@
  * point the worker at a URL or a file: a patch naming an endpoint field (`baseURL`, `apiKeyEnv`, …) is refused with
  * a message saying to choose a profile.
  */
-import { unknownKeyMessage } from '../core/input/known-keys';
+import { parsed } from './schemas/problem';
+import { summarizerPatch } from './schemas/summarizer-settings';
 
-/** What a profile name may look like (checked in conversation settings and the worker's configuration alike). */
-export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+export { MAX_INSTRUCTIONS, PROFILE_NAME } from './schemas/summarizer-settings';
 
 /** Summarizer settings of a conversation (non-secret, plain JSON). */
 export interface SummarizerSettings {
@@ -18,9 +18,6 @@ export interface SummarizerSettings {
   /** Extra instructions for the model modes (at most 4000 characters). @default '' */
   instructions: string;
 }
-
-/** The fields a conversation may set. */
-const TUNABLE: readonly string[] = ['profile', 'maxOutputTokens', 'instructions'];
 
 /**
  * Whether folds of these settings run the offline digest (applied inline rather than in the background): the
@@ -33,9 +30,6 @@ export function offlineSummarizer(s: SummarizerSettings): boolean {
 
 export const defaultSummarizerSettings: SummarizerSettings = { profile: '', maxOutputTokens: 0, instructions: '' };
 
-/** Longest `instructions`, in characters. */
-export const MAX_INSTRUCTIONS = 4000;
-
 /** Endpoint fields summarizer settings had before profiles: refused with a pointer to `summarizer.profile`. */
 export const LEGACY_SUMMARIZER_FIELDS: readonly string[] = [
   'mode',
@@ -47,46 +41,24 @@ export const LEGACY_SUMMARIZER_FIELDS: readonly string[] = [
 ];
 
 /**
- * Checks a `summarizer` settings patch and applies it.
+ * Checks a `summarizer` settings patch against {@link summarizerPatch} and applies it.
  * @returns the new summarizer settings.
  * @throws Error naming the bad field (the caller wraps it in its own error class).
  */
-export function mergeSummarizerSettings(base: SummarizerSettings, patch: Record<string, unknown>): SummarizerSettings {
+export function mergeSummarizerSettings(base: SummarizerSettings, patch: unknown): SummarizerSettings {
+  const legacy = isRecord(patch) ? Object.keys(patch).find((key) => LEGACY_SUMMARIZER_FIELDS.includes(key)) : undefined;
+  if (legacy !== undefined) {
+    throw new Error(
+      `summarizer.${legacy} is not a conversation setting: the worker's temporal.yaml names summarizer endpoints, ` +
+        'models and API keys as profiles (summarizerProfiles); choose one with summarizer.profile'
+    );
+  }
+  const given = parsed(summarizerPatch, patch, '', (message) => new Error(message), 'summarizer');
   const out = { ...base };
-  for (const key of Object.keys(patch)) {
-    if (LEGACY_SUMMARIZER_FIELDS.includes(key)) {
-      throw new Error(
-        `summarizer.${key} is not a conversation setting: the worker's temporal.yaml names summarizer endpoints, ` +
-          'models and API keys as profiles (summarizerProfiles); choose one with summarizer.profile'
-      );
-    }
-    const unknown = unknownKeyMessage({ [key]: true }, TUNABLE, 'summarizer');
-    if (unknown) throw new Error(unknown);
-  }
-  if (patch.profile !== undefined) {
-    const p = patch.profile;
-    if (typeof p !== 'string' || (p !== '' && !PROFILE_NAME.test(p))) {
-      throw new Error(
-        `summarizer.profile must be '' (the worker's default) or a profile name of letters, digits, '.', '_' and '-' ` +
-          `(at most 64), got ${JSON.stringify(p).slice(0, 80)}`
-      );
-    }
-    out.profile = p;
-  }
-  if (patch.maxOutputTokens !== undefined) {
-    const n = patch.maxOutputTokens;
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 1_000_000) {
-      throw new Error(`summarizer.maxOutputTokens must be an integer from 0 to 1000000, got ${JSON.stringify(n)}`);
-    }
-    out.maxOutputTokens = n;
-  }
-  if (patch.instructions !== undefined) {
-    const text = patch.instructions;
-    if (typeof text !== 'string') throw new Error(`summarizer.instructions must be a string, got ${typeof text}`);
-    if (text.length > MAX_INSTRUCTIONS) {
-      throw new Error(`summarizer.instructions must be at most ${MAX_INSTRUCTIONS} characters, got ${text.length}`);
-    }
-    out.instructions = text;
-  }
+  for (const [key, value] of Object.entries(given)) if (value !== undefined) Object.assign(out, { [key]: value });
   return out;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -1,5 +1,5 @@
 /** Writer ids: what one client instance names itself in its appends (`writer`) and the `writerSeq` query. */
-import { show } from './validate-plan';
+import { show } from './show-value';
 
 /** Writer ids: 1–128 characters, ASCII letters, digits and `. _ : @ -` (they become part of update ids). */
 export const WRITER_ID_PATTERN = /^[A-Za-z0-9._:@-]{1,128}$/;

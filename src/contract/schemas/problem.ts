@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/v4-mini';
 import { unknownKeyMessage } from '../../core/input/known-keys';
-import { show } from '../validate-plan';
+import { show } from '../show-value';
 
 type Path = readonly PropertyKey[];
 

@@ -1,6 +1,6 @@
 /**
  * The start argument of `conversationWorkflow`: its type, the check of its shape, and its JSON Schema, from one
- * schema. Its `settings` are checked by `mergeSettings` (their JSON Schema is the `SettingsPatch` type's), its
+ * schema. Its `settings` are checked by `mergeSettings` (their schema is `schemas/settings.ts`), its
  * `carried` state by `checkCarried`, and the id against the workflow id by `checkStartInput`.
  */
 import * as z from 'zod/v4-mini';

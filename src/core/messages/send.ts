@@ -43,7 +43,11 @@ export function orderToolResults<Raw>(messages: readonly Raw[], format?: Message
   const adapter = adapterFor(format ?? detectFormat(messages));
   // Anthropic results are blocks of one user turn, which the API merges with the user turns next to it: nothing to order.
   if (adapter.format === 'anthropic') return messages;
-  const items = readLenient(messages, adapter);
+  return orderRuns(messages, readLenient(messages, adapter));
+}
+
+/** {@link orderToolResults} over the items read (and paired) from `messages`. */
+function orderRuns<Raw>(messages: readonly Raw[], items: readonly Item[]): readonly Raw[] {
   let out: Raw[] | undefined;
   for (let start = 0; start < items.length;) {
     if (items[start]!.role !== 'tool') {
@@ -83,13 +87,25 @@ function insertionPoint(items: readonly Item[], at: number, format: MessageForma
  */
 export function prepareForSend(messages: readonly unknown[], options: SendOptions = {}): unknown[] {
   const adapter = adapterFor(options.format ?? detectFormat(messages));
+  return sent(messages, adapter, options.unanswered ?? 'error').out;
+}
+
+/**
+ * {@link prepareForSend} with the adapter chosen.
+ * @returns the context to send, and whether it is `messages` unchanged (no result inserted, none moved).
+ */
+export function sent(
+  messages: readonly unknown[],
+  adapter: FormatAdapter,
+  unanswered: UnansweredPolicy
+): { out: unknown[]; unchanged: boolean } {
   const items = readLenient(messages, adapter);
   const answered = answeredCalls(items);
   const inserts = new Map<number, unknown[]>();
   for (const item of items) {
     item.calls.forEach((call, c) => {
       if (answered.has(`${item.index}:${c}`)) return;
-      if ((options.unanswered ?? 'error') === 'error') {
+      if (unanswered === 'error') {
         throw new TranscriptValidationError(
           item.index,
           `call '${call.id}' (${call.name}) has no result at send time`,
@@ -102,10 +118,15 @@ export function prepareForSend(messages: readonly unknown[], options: SendOption
       inserts.set(at, list);
     });
   }
+  if (inserts.size === 0) {
+    // Read once: with nothing inserted, the items read above are the ones to order.
+    const ordered = adapter.format === 'anthropic' ? messages : orderRuns(messages, items);
+    return { out: [...ordered], unchanged: ordered === messages };
+  }
   const out: unknown[] = [];
   for (let i = 0; i <= messages.length; i++) {
     out.push(...(inserts.get(i) ?? []));
     if (i < messages.length) out.push(messages[i]);
   }
-  return [...orderToolResults(out, adapter.format)];
+  return { out: [...orderToolResults(out, adapter.format)], unchanged: false };
 }

@@ -5,7 +5,7 @@
  */
 import type { AppendInput } from '../../contract/definitions';
 import { canonicalJson, sha256Hex } from '../../core/hash';
-import { show } from '../../contract/validate-plan';
+import { show } from '../../contract/show-value';
 import { AppendRejected, messageId, type StagedAppend } from './conversation-state';
 import type { ReadonlyCarriedState } from './carried-state';
 import { OutOfOrderAppend } from './writers';

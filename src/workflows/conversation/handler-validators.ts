@@ -5,7 +5,7 @@
 import type { AppendInput, RewindInput } from '../../contract/definitions';
 import { ConversationClosed } from '../../contract/closed';
 import { mergeSettings, SettingsError, type SettingsPatch } from '../../contract/settings';
-import { show } from '../../contract/validate-plan';
+import { show } from '../../contract/show-value';
 import { problemOf } from '../../contract/schemas/problem';
 import { rewindArgument } from '../../contract/schemas/rewind';
 import { waitForFoldArgument } from '../../contract/schemas/wait-for-fold';

@@ -9,7 +9,7 @@ import { SUMMARY_MARKER } from '../../core/messages/summary-marker';
 import { contentText } from '../../core/messages/text';
 import { utf8Length } from '../../contract/bytes';
 import { pinProblem } from '../../contract/pin-rules';
-import { show } from '../../contract/validate-plan';
+import { show } from '../../contract/show-value';
 import { toolsProblem } from '../../contract/tool-schemas';
 import { checkProtocol } from '../../contract/protocol-version';
 import { appendFields, type AppendInput } from '../../contract/schemas/append';

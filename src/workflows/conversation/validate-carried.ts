@@ -3,7 +3,7 @@
  * one with update-with-start, so it is checked field by field before anything runs, and its settings as strictly as
  * a `configure` patch (the ranges of every field, and together); a problem is an `InvalidStart` naming the field.
  */
-import { show } from '../../contract/validate-plan';
+import { show } from '../../contract/show-value';
 import { formatNamed } from '../../core/messages/format-name';
 import { defaultLimits, defaultSettings, mergeLimits, mergeSettings } from '../../contract/settings';
 import { carriedLedgerProblem } from '../../core/fold/state-ledger/carried-check';

@@ -11,7 +11,7 @@ import { conversationIdOf, conversationIdProblem } from '../../contract/conversa
 import { problemOf } from '../../contract/schemas/problem';
 import { startFields } from '../../contract/schemas/start';
 import { workflowIdPrefix } from '../../contract/definitions';
-import { show } from '../../contract/validate-plan';
+import { show } from '../../contract/show-value';
 import { checkCarried } from './validate-carried';
 import { checkProtocol } from '../../contract/protocol-version';
 
