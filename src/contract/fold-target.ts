@@ -14,9 +14,21 @@ import {
   type ConversationSettings,
   type SettingsPatch,
 } from './settings';
+import { DEFAULT_TRIGGER_RATIO } from '../core/plan/options';
 
 /** The `auto` policy's target for new conversations (the core's own default stays 0.5). */
 export const NEW_CONVERSATION_TARGET_RATIO = 0.25;
+
+/**
+ * Whether a default fold target may apply under a trigger: only when the trigger is above it, or a fold could not
+ * bring the context under the point where the next one starts. The conversation's defaults and the Compactor both
+ * ask this.
+ * @param trigger the trigger ratio given; `undefined` for the default (`DEFAULT_TRIGGER_RATIO`)
+ * @returns true when `trigger` is above `target` (false for NaN)
+ */
+export function targetFitsUnder(target: number, trigger: number | undefined): boolean {
+  return (trigger ?? DEFAULT_TRIGGER_RATIO) > target;
+}
 
 /**
  * @returns the worker's configured defaults with the new-conversation fold target under them: configured settings
@@ -25,8 +37,7 @@ export const NEW_CONVERSATION_TARGET_RATIO = 0.25;
 export function withFoldTarget(configured: SettingsPatch | undefined): SettingsPatch {
   const patch = configured ?? {};
   if (patch.plan !== undefined) return patch;
-  const trigger = patch.triggerRatio ?? defaultSettings.triggerRatio;
-  if (!(trigger > NEW_CONVERSATION_TARGET_RATIO)) return patch;
+  if (!targetFitsUnder(NEW_CONVERSATION_TARGET_RATIO, patch.triggerRatio)) return patch;
   return { ...patch, plan: { targetRatio: NEW_CONVERSATION_TARGET_RATIO } };
 }
 

@@ -8,11 +8,11 @@ import { rulesSchema } from './schemas/rules';
 
 /**
  * Checks `settings.rules` against {@link rulesSchema}.
- * @returns the rules (trimmed copies).
+ * @returns the rules, trimmed (by the schema).
  * @throws Error naming the problem and the rule's path (`rules[2] …`; the caller wraps it in its own error class).
  */
 export function checkRules(v: unknown): string[] {
-  return parsed(rulesSchema, v, '', (message) => new Error(message), 'rules').map((rule) => rule.trim());
+  return parsed(rulesSchema, v, '', (message) => new Error(message), 'rules');
 }
 
 /** Roles (chat, Responses) and typed-message types a pin is accepted on: what a rule is said in. */

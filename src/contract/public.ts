@@ -2,40 +2,8 @@
  * The protocol as a package entry (`durable-compaction/contract`): the workflow's name, update/signal/query
  * definitions, the shapes they carry, the failure types, the protocol version. Also re-exported by the main entry.
  */
-export {
-  appendSignal,
-  appendUpdate,
-  clearUpdate,
-  closeUpdate,
-  configureUpdate,
-  contextQuery,
-  conversationWorkflowId,
-  deleteUpdate,
-  foldsQuery,
-  MAX_FOLD_WAIT_MS,
-  prepareUpdate,
-  rewindUpdate,
-  sendableQuery,
-  stateQuery,
-  waitForFoldUpdate,
-  workflowIdPrefix,
-  writerSeqQuery,
-} from './definitions';
-export type {
-  AppendInput,
-  ContextPatch,
-  ContextSnapshot,
-  ConversationInput,
-  ConversationStateView,
-  DeleteResult,
-  FoldProgress,
-  PrepareResult,
-  ReportedUsage,
-  RewindInput,
-  RewindResult,
-  WaitForFoldInput,
-  WaitForFoldResult,
-} from './definitions';
+// Everything definitions.ts exports is protocol: the names, the definitions and the shapes they carry.
+export * from './definitions';
 export type { ConversationProtocol, VersionResult } from './protocol';
 export { compactNowUpdate, MAX_FOCUS_CHARS, type CompactNowInput, type CompactNowResult } from './compact-now';
 export { FailureType, FAILURE_TYPES, type FailureTypeName } from './failures';

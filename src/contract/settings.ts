@@ -2,7 +2,7 @@
  * Per-conversation settings: what the workflow needs to count, plan and fold. Plain JSON, carried across
  * continue-as-new; secrets never appear here (the summarizer gets the *name* of the variable holding its key).
  */
-import { resolveOptions, type CompactionOptions, type KeepPolicy } from '../core/plan/options';
+import { DEFAULT_TRIGGER_RATIO, resolveOptions, type CompactionOptions, type KeepPolicy } from '../core/plan/options';
 import { defaultFoldLimits, foldLimitsProblem } from './fold-limits';
 import { defaultFoldSettings, type FoldSettings } from './fold-settings';
 import { unknownKeyMessage } from '../core/input/known-keys';
@@ -71,7 +71,7 @@ export { MAX_BUDGET };
 export const defaultSettings: ConversationSettings = {
   model: 'gpt-4o',
   budget: 128_000,
-  triggerRatio: 0.9,
+  triggerRatio: DEFAULT_TRIGGER_RATIO,
   policy: 'auto',
   maxMessageBytes: 1_048_576,
   maxContextBytes: 1_048_576,

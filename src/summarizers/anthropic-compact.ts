@@ -5,13 +5,12 @@
  * returned (the API checks its signature and opaque `encrypted_content`). Only an Anthropic transcript can hold it.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import type { Transcript } from '../core/messages/types';
 import { INCOMPLETE, anthropicUsage } from './anthropic';
 import { requireFormat } from './require-format';
 import type { Candidate } from './attempt-loop';
+import type { AttemptInput } from './attempt-input';
 import { measureItems } from './compact';
 import { requiredOutputTokens } from './limits';
-import type { SummarizeContext, SummarizeRequest, SummarizerConfig, TextCounter } from './types';
 
 /** The beta that enables the `compaction` request parameter. */
 export const COMPACTION_BETA = 'compact-2026-09-04';
@@ -27,11 +26,7 @@ const FAILED = 'compaction_failed';
  */
 export async function anthropicCompactAttempt(
   client: Anthropic,
-  config: SummarizerConfig,
-  req: SummarizeRequest,
-  transcript: Transcript,
-  counter: TextCounter,
-  ctx: SummarizeContext
+  { config, req, transcript, counter, ctx }: AttemptInput
 ): Promise<Candidate> {
   requireFormat(
     transcript,

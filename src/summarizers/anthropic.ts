@@ -5,13 +5,14 @@
  * the model's own and are dropped.
  */
 import Anthropic from '@anthropic-ai/sdk';
-import type { Transcript, Usage } from '../core/messages/types';
+import type { Usage } from '../core/messages/types';
 import type { Candidate } from './attempt-loop';
+import type { AttemptInput } from './attempt-input';
 import { DEFAULT_TIMEOUT_MS } from './client';
 import { requiredOutputTokens, thinkingBudget } from './limits';
 import { anthropicRequestFields } from './request-fields';
 import { renderedInput } from './rendered-input';
-import type { SummarizeContext, SummarizeRequest, SummarizerConfig } from './types';
+import type { SummarizerConfig } from './types';
 
 /** The stop reasons that mean the summary is not whole. */
 export const INCOMPLETE: ReadonlySet<string> = new Set(['max_tokens', 'refusal', 'model_context_window_exceeded']);
@@ -61,10 +62,7 @@ export function anthropicUsage(u: AnthropicUsageLike | null | undefined): Usage 
  */
 export async function anthropicAttempt(
   client: Anthropic,
-  config: SummarizerConfig,
-  req: SummarizeRequest,
-  transcript: Transcript,
-  ctx: SummarizeContext
+  { config, req, transcript, ctx }: AttemptInput
 ): Promise<Candidate> {
   const { system, text } = renderedInput(config, req, transcript);
   const thinking = thinkingBudget(config);

@@ -4,13 +4,13 @@
  */
 import type OpenAI from 'openai';
 import { buildChatRequest } from '../core/fold/summary-request';
-import type { Transcript } from '../core/messages/types';
 import { maxOutputTokens } from './limits';
 import { chatRequestFields } from './request-fields';
 import { requestInput } from './request-input';
 import type { Candidate } from './attempt-loop';
+import type { AttemptInput } from './attempt-input';
 import { chatUsage } from './usage';
-import type { SummarizeContext, SummarizeRequest, SummarizerConfig } from './types';
+import type { SummarizerConfig } from './types';
 
 /**
  * The output-limit field: OpenAI itself wants `max_completion_tokens` (its reasoning models reject the old field);
@@ -30,13 +30,7 @@ export function maxTokensField(config: SummarizerConfig): 'max_tokens' | 'max_co
  * @returns the candidate (text, finish state, usage, id, output types)
  * @throws the client's errors (classified by the caller)
  */
-export async function chatAttempt(
-  client: OpenAI,
-  config: SummarizerConfig,
-  req: SummarizeRequest,
-  transcript: Transcript,
-  ctx: SummarizeContext
-): Promise<Candidate> {
+export async function chatAttempt(client: OpenAI, { config, req, transcript, ctx }: AttemptInput): Promise<Candidate> {
   const messages = buildChatRequest(requestInput(config, req, transcript, 'rendered'));
   const limit = maxOutputTokens(config, req.budget);
   const body = {

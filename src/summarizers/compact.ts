@@ -4,11 +4,12 @@
  */
 import type OpenAI from 'openai';
 import { contentText } from '../core/messages/text';
-import type { MessageFormat, Transcript } from '../core/messages/types';
+import type { MessageFormat } from '../core/messages/types';
 import { requireFormat } from './require-format';
 import type { Candidate } from './attempt-loop';
+import type { AttemptInput } from './attempt-input';
 import { responsesUsage } from './usage';
-import type { SummarizeContext, SummarizeRequest, SummarizerConfig, TextCounter } from './types';
+import type { TextCounter } from './types';
 
 /**
  * Makes one compaction attempt.
@@ -18,11 +19,7 @@ import type { SummarizeContext, SummarizeRequest, SummarizerConfig, TextCounter 
  */
 export async function compactAttempt(
   client: OpenAI,
-  config: SummarizerConfig,
-  req: SummarizeRequest,
-  transcript: Transcript,
-  counter: TextCounter,
-  ctx: SummarizeContext
+  { config, req, transcript, counter, ctx }: AttemptInput
 ): Promise<Candidate> {
   requireFormat(transcript, 'responses', 'compact mode needs a Responses transcript', 'its compaction item');
   const body = {

@@ -4,13 +4,14 @@
  * the profile gives it a budget. Thought parts are the model's own and never join the summary.
  */
 import { GoogleGenAI } from '@google/genai';
-import type { Transcript, Usage } from '../core/messages/types';
+import type { Usage } from '../core/messages/types';
 import type { Candidate } from './attempt-loop';
+import type { AttemptInput } from './attempt-input';
 import { DEFAULT_TIMEOUT_MS } from './client';
 import { requiredOutputTokens, thinkingBudget } from './limits';
 import { geminiRequestFields } from './request-fields';
 import { renderedInput } from './rendered-input';
-import type { SummarizeContext, SummarizeRequest, SummarizerConfig } from './types';
+import type { SummarizerConfig } from './types';
 
 /** Finish reasons that mean the summary is not whole (cut off or blocked). */
 const INCOMPLETE = new Set([
@@ -70,10 +71,7 @@ export function geminiUsage(u: GeminiUsageLike | null | undefined): Usage | unde
  */
 export async function geminiAttempt(
   client: GoogleGenAI,
-  config: SummarizerConfig,
-  req: SummarizeRequest,
-  transcript: Transcript,
-  ctx: SummarizeContext
+  { config, req, transcript, ctx }: AttemptInput
 ): Promise<Candidate> {
   const { system, text } = renderedInput(config, req, transcript);
   const res = await client.models.generateContent({

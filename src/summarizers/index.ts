@@ -3,7 +3,6 @@
  * and never leaves this module: errors are classified and scrubbed of it before they are thrown.
  */
 import { normalize } from '../core/messages/normalize';
-import type { Transcript } from '../core/messages/types';
 import { anthropicAttempt, createAnthropicClient } from './anthropic';
 import { readApiKey } from './api-key';
 import { chatAttempt } from './chat';
@@ -17,6 +16,7 @@ import { responsesAttempt } from './responses';
 import { summaryRequestDigest } from '../core/fold/request-digest';
 import { sentInstructions, sharedSystemPrompt } from './request-input';
 import type { Candidate } from './attempt-loop';
+import type { AttemptInput } from './attempt-input';
 import { runSummaryAttempts } from './attempt-loop';
 import type {
   SummarizeContext,
@@ -63,7 +63,7 @@ export function createSummarizer(config: SummarizerConfig, deps: SummarizerDeps)
       });
     }
     const apiKey = readApiKey(config, deps.env, mode);
-    const attempt = modelAttempt(mode, apiKey, config, req, transcript, counter, ctx);
+    const attempt = modelAttempt(mode, apiKey, { config, req, transcript, counter, ctx });
     return runSummaryAttempts({
       ...base,
       attempt: async (n) => {
@@ -97,25 +97,21 @@ function requestDigestOf(config: SummarizerConfig, req: SummarizeRequest): strin
 function modelAttempt(
   mode: Exclude<SummarizerMode, 'extractive'>,
   apiKey: string,
-  config: SummarizerConfig,
-  req: SummarizeRequest,
-  transcript: Transcript,
-  counter: TextCounter,
-  ctx: SummarizeContext
+  input: AttemptInput
 ): (n: number) => Promise<Candidate> {
+  const { config } = input;
   switch (mode) {
     case 'chat':
-      return () => chatAttempt(createClient(config, apiKey), config, req, transcript, ctx);
+      return () => chatAttempt(createClient(config, apiKey), input);
     case 'responses':
-      return () => responsesAttempt(createClient(config, apiKey), config, req, transcript, ctx);
+      return () => responsesAttempt(createClient(config, apiKey), input);
     case 'compact':
-      return () => compactAttempt(createClient(config, apiKey), config, req, transcript, counter, ctx);
+      return () => compactAttempt(createClient(config, apiKey), input);
     case 'anthropic':
-      return () => anthropicAttempt(createAnthropicClient(config, apiKey), config, req, transcript, ctx);
+      return () => anthropicAttempt(createAnthropicClient(config, apiKey), input);
     case 'anthropic-compact':
-      return () =>
-        anthropicCompactAttempt(createAnthropicClient(config, apiKey), config, req, transcript, counter, ctx);
+      return () => anthropicCompactAttempt(createAnthropicClient(config, apiKey), input);
     case 'gemini':
-      return () => geminiAttempt(createGeminiClient(config, apiKey), config, req, transcript, ctx);
+      return () => geminiAttempt(createGeminiClient(config, apiKey), input);
   }
 }

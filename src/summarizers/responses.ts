@@ -4,14 +4,13 @@
  */
 import type OpenAI from 'openai';
 import { buildResponsesRequest } from '../core/fold/summary-request';
-import type { Transcript } from '../core/messages/types';
 import { SummarizerCallError } from './classify-error';
 import { maxOutputTokens } from './limits';
 import { responsesRequestFields } from './request-fields';
 import { requestInput } from './request-input';
 import type { Candidate } from './attempt-loop';
+import type { AttemptInput } from './attempt-input';
 import { responsesUsage } from './usage';
-import type { SummarizeContext, SummarizeRequest, SummarizerConfig } from './types';
 
 interface OutputItemLike {
   type?: string;
@@ -40,10 +39,7 @@ export function outputText(output: readonly OutputItemLike[]): string {
  */
 export async function responsesAttempt(
   client: OpenAI,
-  config: SummarizerConfig,
-  req: SummarizeRequest,
-  transcript: Transcript,
-  ctx: SummarizeContext
+  { config, req, transcript, ctx }: AttemptInput
 ): Promise<Candidate> {
   const content = buildResponsesRequest(requestInput(config, req, transcript, 'verbatim'));
   const limit = maxOutputTokens(config, req.budget);

@@ -2,11 +2,10 @@
 // outcome is polled within the deadline too, so the caller gets ConversationUnavailableError (with `stored`) on time
 // instead of waiting for as long as the work takes.
 import { strict as assert } from 'node:assert';
-import { ConversationClient } from '../../src/client/conversation-client';
 import { ConversationUnavailableError } from '../../src/client/errors';
 import { startOpenAIServer } from '../support/openai-server';
 import { TEST_CHAT_PROFILE, testProfiles } from '../support/profiles';
-import { uniqueConversationId, withConversationWorker } from '../support/conversation';
+import { conversationClient, uniqueConversationId, withConversationWorker } from '../support/conversation';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,10 +34,7 @@ describe('the client retry deadline', function () {
       await withConversationWorker(
         async ({ env, taskQueue }) => {
           const id = uniqueConversationId('deadline');
-          const conv = new ConversationClient({
-            client: env.client,
-            conversationId: id,
-            taskQueue,
+          const conv = conversationClient(env.client, taskQueue, id, {
             retryDeadlineMs: 3000,
             settings: { budget: 4000, foldMode: 'blocking', summarizer: { profile: TEST_CHAT_PROFILE } },
           });
@@ -65,7 +61,7 @@ describe('the client retry deadline', function () {
           assert.equal(caught.stored, true, 'the append was stored before the fold began');
           assert.equal(server.requests.length, 1, 'the fold was under way');
           // Once the fold is done the conversation answers, with the message of the timed-out call stored once.
-          const patient = new ConversationClient({ client: env.client, conversationId: id, taskQueue });
+          const patient = conversationClient(env.client, taskQueue, id);
           const after = await patient.prepare([]);
           const texts = after.messages.map((m) => JSON.stringify(m));
           assert.equal(texts.filter((t) => t.includes(`order ${1000 + sent / 2}`)).length, 1);
@@ -89,10 +85,7 @@ describe('the client retry deadline', function () {
     const taskQueue = `deadline-doubt-${process.pid}-${Date.now()}`;
     // Long enough for a worker process to start and answer on a busy machine (over 10 s at a load of 20).
     const deadlineMs = 30_000;
-    const conv = new ConversationClient({
-      client: env.client,
-      conversationId: uniqueConversationId('deadline-doubt'),
-      taskQueue,
+    const conv = conversationClient(env.client, taskQueue, uniqueConversationId('deadline-doubt'), {
       retryDeadlineMs: deadlineMs,
       settings: { budget: 8000, foldMode: 'blocking', summarizer: { profile: TEST_CHAT_PROFILE } },
     });

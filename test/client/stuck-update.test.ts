@@ -9,11 +9,10 @@ import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { createActivities } from '../../src/activities';
 import { SqliteArchive } from '../../src/archive/sqlite-archive';
-import { ConversationClient } from '../../src/client/conversation-client';
 import { ConversationUnavailableError } from '../../src/client/errors';
 import { failTaskWithAbsentUpdateMessage } from '../support/bad-update-task';
 import { spawnWorkerSlot, writeWorkflowBundle, type WorkerSlot } from '../support/crash';
-import { uniqueConversationId } from '../support/conversation';
+import { conversationClient, uniqueConversationId } from '../support/conversation';
 import { expectTaskFailure } from '../support/task-failures';
 import { sharedTestEnv, withWorker } from '../support/temporal';
 
@@ -28,10 +27,7 @@ describe('an update whose workflow task failed with an absent protocol message',
     const taskQueue = `stuck-update-${process.pid}-${Date.now()}`;
     const archive = SqliteArchive.open({ path: join(mkdtempSync(join(tmpdir(), 'dc-stuck-')), 'archive.sqlite') });
     const deadlineMs = 20_000;
-    const conv = new ConversationClient({
-      client: env.client,
-      conversationId: uniqueConversationId('stuck-update'),
-      taskQueue,
+    const conv = conversationClient(env.client, taskQueue, uniqueConversationId('stuck-update'), {
       retryDeadlineMs: deadlineMs,
       workflowTaskTimeoutMs: 2000,
     });
@@ -78,10 +74,7 @@ describe('an update whose workflow task failed with an absent protocol message',
     const env = await sharedTestEnv();
     const dir = mkdtempSync(join(tmpdir(), 'dc-held-'));
     const taskQueue = `held-update-${process.pid}-${Date.now()}`;
-    const conv = new ConversationClient({
-      client: env.client,
-      conversationId: uniqueConversationId('held-update'),
-      taskQueue,
+    const conv = conversationClient(env.client, taskQueue, uniqueConversationId('held-update'), {
       retryDeadlineMs: 15_000,
     });
     let worker: WorkerSlot | undefined;

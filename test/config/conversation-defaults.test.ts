@@ -4,12 +4,11 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ConversationClient } from '../../src/client/conversation-client';
 import { conversationDefaultsFromConfig } from '../../src/config/conversation-defaults';
 import { loadConfig } from '../../src/config/load-config';
 import { configurationTableRows } from '../../src/config/configuration-table';
 import { schema } from '../../src/config/schema';
-import { uniqueConversationId } from '../support/conversation';
+import { conversationClient, uniqueConversationId } from '../support/conversation';
 import { startNpmWorker } from '../support/npm-worker';
 import { startOpenAIServer } from '../support/openai-server';
 import { sharedTestEnv } from '../support/temporal';
@@ -51,11 +50,7 @@ describe('config: compaction defaults and the summarizer profile of new conversa
       90_000
     );
     try {
-      const plain = new ConversationClient({
-        client: env.client,
-        conversationId: uniqueConversationId('configured'),
-        taskQueue,
-      });
+      const plain = conversationClient(env.client, taskQueue, uniqueConversationId('configured'));
       await plain.prepare([{ role: 'user', content: 'hello' }]);
       const s = (await plain.state()).settings;
       assert.equal(s.budget, 64000, 'COMPACTION_BUDGET');
@@ -63,10 +58,7 @@ describe('config: compaction defaults and the summarizer profile of new conversa
       assert.equal(s.triggerRatio, 0.8, 'compaction.triggerRatio from the file');
       assert.equal(s.policy, 'rounds', 'compaction.policy from the file');
 
-      const explicit = new ConversationClient({
-        client: env.client,
-        conversationId: uniqueConversationId('explicit'),
-        taskQueue,
+      const explicit = conversationClient(env.client, taskQueue, uniqueConversationId('explicit'), {
         settings: { budget: 2000, policy: 'auto', foldMode: 'blocking' },
       });
       let folded = false;

@@ -5,8 +5,7 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConversationClient } from '../../src/client/conversation-client';
-import { uniqueConversationId } from '../support/conversation';
+import { conversationClient, uniqueConversationId } from '../support/conversation';
 import { startNpmWorker } from '../support/npm-worker';
 import { startOpenAIServer } from '../support/openai-server';
 import { sharedTestEnv } from '../support/temporal';
@@ -44,10 +43,7 @@ describe('config: a model as the default summarizer profile', function () {
       90_000
     );
     try {
-      const conv = new ConversationClient({
-        client: env.client,
-        conversationId: uniqueConversationId('default-model'),
-        taskQueue,
+      const conv = conversationClient(env.client, taskQueue, uniqueConversationId('default-model'), {
         settings: { budget: 2000 },
       });
       // Each prepare's duration and whether it answered with a fold in flight.

@@ -1,7 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { mergeStartSettings, NEW_CONVERSATION_TARGET_RATIO, withFoldTarget } from '../../src/contract/fold-target';
+import {
+  mergeStartSettings,
+  NEW_CONVERSATION_TARGET_RATIO,
+  targetFitsUnder,
+  withFoldTarget,
+} from '../../src/contract/fold-target';
 import { defaultSettings, mergeSettings, planOptions } from '../../src/contract/settings';
-import { resolveOptions } from '../../src/core/plan/options';
+import { DEFAULT_TRIGGER_RATIO, resolveOptions } from '../../src/core/plan/options';
 
 describe('new-conversation fold target', () => {
   it('puts the target under the configured defaults, which still win', () => {
@@ -18,6 +23,16 @@ describe('new-conversation fold target', () => {
     const low = withFoldTarget({ triggerRatio: 0.3 });
     assert.deepEqual(low.plan, { targetRatio: NEW_CONVERSATION_TARGET_RATIO });
     assert.doesNotThrow(() => mergeSettings(defaultSettings, low));
+  });
+
+  it('fits a target only under a trigger above it, the default trigger being the one the plan resolves', () => {
+    assert.equal(targetFitsUnder(0.25, 0.3), true);
+    assert.equal(targetFitsUnder(0.25, 0.25), false);
+    assert.equal(targetFitsUnder(0.25, Number.NaN), false);
+    assert.equal(targetFitsUnder(DEFAULT_TRIGGER_RATIO - 0.01, undefined), true);
+    assert.equal(targetFitsUnder(DEFAULT_TRIGGER_RATIO, undefined), false);
+    assert.equal(resolveOptions({ budget: 1000 }).triggerRatio, DEFAULT_TRIGGER_RATIO);
+    assert.equal(defaultSettings.triggerRatio, DEFAULT_TRIGGER_RATIO);
   });
 
   it('resolves to a plan that folds below half the budget', () => {

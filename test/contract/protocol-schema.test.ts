@@ -3,23 +3,7 @@ import { readFileSync } from 'node:fs';
 import Ajv from 'ajv';
 import { WithStartWorkflowOperation, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import {
-  appendSignal,
-  clearUpdate,
-  closeUpdate,
-  configureUpdate,
-  contextQuery,
-  conversationWorkflowId,
-  deleteUpdate,
-  foldsQuery,
-  prepareUpdate,
-  rewindUpdate,
-  sendableQuery,
-  stateQuery,
-  waitForFoldUpdate,
-  writerSeqQuery,
-  appendUpdate,
-} from '../../src/contract/definitions';
+import * as protocol from '../../src/contract/definitions';
 import { PROTOCOL_VERSION } from '../../src/contract/protocol-version';
 import { generateProtocolSchema, PROTOCOL_SCHEMA_PATH } from '../../scripts/protocol-schema';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';
@@ -70,7 +54,7 @@ describe('protocol JSON Schema', function () {
     const check = validator();
     await withConversationWorker(async ({ env, taskQueue, archive }) => {
       const conversationId = uniqueConversationId('schema');
-      const workflowId = conversationWorkflowId(conversationId);
+      const workflowId = protocol.conversationWorkflowId(conversationId);
       const start = {
         conversationId,
         protocol: PROTOCOL_VERSION,
@@ -80,7 +64,7 @@ describe('protocol JSON Schema', function () {
       check('workflow', '', 'argument', start);
       const first = { messages: [user(0)], writer: 'w1', clientSeq: 0, protocol: PROTOCOL_VERSION };
       check('updates', 'prepare', 'argument', first);
-      const prepared = await env.client.workflow.executeUpdateWithStart(prepareUpdate, {
+      const prepared = await env.client.workflow.executeUpdateWithStart(protocol.prepareUpdate, {
         args: [first],
         startWorkflowOperation: new WithStartWorkflowOperation('conversationWorkflow', {
           workflowId,
@@ -100,39 +84,44 @@ describe('protocol JSON Schema', function () {
           reported: { version, usage: { inputTokens: 100 * i } },
         };
         check('updates', 'prepare', 'argument', input);
-        const result = await handle.executeUpdate(prepareUpdate, { args: [input] });
+        const result = await handle.executeUpdate(protocol.prepareUpdate, { args: [input] });
         check('updates', 'prepare', 'result', result);
         version = result.version;
       }
       const appendInput = { messages: [assistant(30)], writer: 'w1', clientSeq: 30 };
-      check('updates', 'append', 'result', await handle.executeUpdate(appendUpdate, { args: [appendInput] }));
+      check('updates', 'append', 'result', await handle.executeUpdate(protocol.appendUpdate, { args: [appendInput] }));
       const signalInput = { messages: [user(31)], writer: 'w2', clientSeq: 0 };
       check('signals', 'append', 'argument', signalInput);
-      await handle.signal(appendSignal, signalInput);
-      check('queries', 'context', 'result', await handle.query(contextQuery));
-      check('queries', 'sendable', 'result', await handle.query(sendableQuery));
-      const folds = await handle.query(foldsQuery);
+      await handle.signal(protocol.appendSignal, signalInput);
+      check('queries', 'context', 'result', await handle.query(protocol.contextQuery));
+      check('queries', 'sendable', 'result', await handle.query(protocol.sendableQuery));
+      const folds = await handle.query(protocol.foldsQuery);
       assert.ok(folds.length > 0, 'the conversation folded, so fold records are checked too');
       check('queries', 'folds', 'result', folds);
-      const state = await handle.query(stateQuery);
+      const state = await handle.query(protocol.stateQuery);
       check('queries', 'state', 'result', state);
       check('queries', 'writerSeq', 'argument', 'w1');
-      check('queries', 'writerSeq', 'result', await handle.query(writerSeqQuery, 'w1'));
+      check('queries', 'writerSeq', 'result', await handle.query(protocol.writerSeqQuery, 'w1'));
       const waitInput = { timeoutMs: 1000 };
       check('updates', 'waitForFold', 'argument', waitInput);
-      check('updates', 'waitForFold', 'result', await handle.executeUpdate(waitForFoldUpdate, { args: [waitInput] }));
+      check(
+        'updates',
+        'waitForFold',
+        'result',
+        await handle.executeUpdate(protocol.waitForFoldUpdate, { args: [waitInput] })
+      );
       const patch = { triggerRatio: 0.9 };
       check('updates', 'configure', 'argument', patch);
-      check('updates', 'configure', 'result', await handle.executeUpdate(configureUpdate, { args: [patch] }));
-      const rewindInput = { expectedVersion: (await handle.query(stateQuery)).version };
+      check('updates', 'configure', 'result', await handle.executeUpdate(protocol.configureUpdate, { args: [patch] }));
+      const rewindInput = { expectedVersion: (await handle.query(protocol.stateQuery)).version };
       check('updates', 'rewind', 'argument', rewindInput);
-      check('updates', 'rewind', 'result', await handle.executeUpdate(rewindUpdate, { args: [rewindInput] }));
-      check('updates', 'clear', 'result', await handle.executeUpdate(clearUpdate));
-      check('updates', 'close', 'result', await handle.executeUpdate(closeUpdate));
+      check('updates', 'rewind', 'result', await handle.executeUpdate(protocol.rewindUpdate, { args: [rewindInput] }));
+      check('updates', 'clear', 'result', await handle.executeUpdate(protocol.clearUpdate));
+      check('updates', 'close', 'result', await handle.executeUpdate(protocol.closeUpdate));
       check('workflow', '', 'result', await handle.result());
       const held = await archive.summary(workflowId);
       // `delete` reaches the closed conversation through a new run (reuse policy ALLOW_DUPLICATE), as any SDK would.
-      const erased = await env.client.workflow.executeUpdateWithStart(deleteUpdate, {
+      const erased = await env.client.workflow.executeUpdateWithStart(protocol.deleteUpdate, {
         startWorkflowOperation: new WithStartWorkflowOperation('conversationWorkflow', {
           workflowId,
           taskQueue,
@@ -154,8 +143,8 @@ describe('protocol version', function () {
 
   it('an append with an unsupported protocol fails with UnsupportedProtocol and stores nothing', async () => {
     await withConversationWorker(async ({ env, taskQueue }) => {
-      const workflowId = conversationWorkflowId(uniqueConversationId('protocol-append'));
-      await env.client.workflow.executeUpdateWithStart(prepareUpdate, {
+      const workflowId = protocol.conversationWorkflowId(uniqueConversationId('protocol-append'));
+      await env.client.workflow.executeUpdateWithStart(protocol.prepareUpdate, {
         args: [{ messages: [user(0)], writer: 'w', clientSeq: 0 }], // no protocol: the current one
         startWorkflowOperation: new WithStartWorkflowOperation('conversationWorkflow', {
           workflowId,
@@ -166,7 +155,9 @@ describe('protocol version', function () {
       });
       const handle = env.client.workflow.getHandle(workflowId);
       const err = await handle
-        .executeUpdate(prepareUpdate, { args: [{ messages: [user(1)], writer: 'w', clientSeq: 1, protocol: 2 }] })
+        .executeUpdate(protocol.prepareUpdate, {
+          args: [{ messages: [user(1)], writer: 'w', clientSeq: 1, protocol: 2 }],
+        })
         .then(
           () => assert.fail('the update was accepted'),
           (e: unknown) => e
@@ -175,16 +166,16 @@ describe('protocol version', function () {
       assert.ok(err.cause instanceof ApplicationFailure);
       assert.equal(err.cause.type, 'UnsupportedProtocol');
       assert.match(err.cause.message, /protocol 2 is not supported by this worker \(it speaks 1/);
-      const state = await handle.query(stateQuery);
+      const state = await handle.query(protocol.stateQuery);
       assert.equal(state.messages, 1, 'nothing stored');
-      assert.equal(await handle.query(writerSeqQuery, 'w'), 0);
-      await handle.executeUpdate(closeUpdate);
+      assert.equal(await handle.query(protocol.writerSeqQuery, 'w'), 0);
+      await handle.executeUpdate(protocol.closeUpdate);
     });
   });
 
   it('a start with an unsupported protocol fails the workflow with UnsupportedProtocol', async () => {
     await withConversationWorker(async ({ env, taskQueue }) => {
-      const workflowId = conversationWorkflowId(uniqueConversationId('protocol-start'));
+      const workflowId = protocol.conversationWorkflowId(uniqueConversationId('protocol-start'));
       const handle = await env.client.workflow.start('conversationWorkflow', {
         workflowId,
         taskQueue,

@@ -2,10 +2,9 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConversationClient } from '../../src/client/conversation-client';
 import { corpusConversation } from '../support/corpus';
 import { driveConversation } from '../support/drive';
-import { uniqueConversationId } from '../support/conversation';
+import { conversationClient, uniqueConversationId } from '../support/conversation';
 import { startOpenAIServer } from '../support/openai-server';
 import { spawnTs, unusedPort, waitFor, type Spawned } from '../support/processes';
 import { sharedTestEnv } from '../support/temporal';
@@ -71,10 +70,7 @@ describe('worker metrics and structured logs (npm start’s worker as a process)
       ...Array.from({ length: 12 }, () => ({ kind: 'slow' as const, ms: 700 }))
     );
     const id = uniqueConversationId('metrics');
-    const conv = new ConversationClient({
-      client: env.client,
-      conversationId: id,
-      taskQueue,
+    const conv = conversationClient(env.client, taskQueue, id, {
       settings: {
         budget: 2500,
         summarizer: { profile: 'default' },

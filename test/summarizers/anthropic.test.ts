@@ -4,21 +4,12 @@
  * `retry-after`; 400/401/403 final), the key only in the authorization header.
  */
 import assert from 'node:assert/strict';
-import { SummarizerCallError } from '../../src/summarizers';
 import { startAnthropicServer, type AnthropicReply } from '../support/anthropic-server';
-import {
-  assertIncompleteTwice,
-  chatRequest,
-  finalStatusFailures,
-  itClassifiesFailures,
-  rejection,
-  useProviderSummarizer,
-  type FailureCase,
-} from './helpers';
+import { chatRequest, itBehavesLikeAProvider, useProviderSummarizer, type FailureCase } from './helpers';
 
 const KEY = 'sk-ant-test-NEVER-LEAK-0123456789abcdef';
 
-/** The provider's error answers and how each must be classified. */
+/** The provider's retryable error answers and how each must be classified. */
 const FAILURES: FailureCase<AnthropicReply>[] = [
   {
     name: '529 overloaded_error',
@@ -40,18 +31,15 @@ const FAILURES: FailureCase<AnthropicReply>[] = [
     type: 'ServerError',
     retryable: true,
   },
-  ...finalStatusFailures<AnthropicReply>(
-    { 400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error' },
-    (status, type) => ({ kind: 'status', status, type, message: `bad request ${KEY}` })
-  ),
 ];
 
 describe('summarizers/anthropic over HTTP (the real SDK)', () => {
-  const { server: current, summarize } = useProviderSummarizer<AnthropicReply>(
+  const suite = useProviderSummarizer<AnthropicReply>(
     startAnthropicServer,
     { mode: 'anthropic', model: 'claude-haiku-4-5' },
-    { ANTHROPIC_API_KEY: KEY }
+    { variable: 'ANTHROPIC_API_KEY', value: KEY }
   );
+  const { server: current, summarize } = suite;
 
   it('sends one Messages request: model, max_tokens, system apart, one user turn, no tools, no thinking', async () => {
     current().script({
@@ -96,27 +84,14 @@ describe('summarizers/anthropic over HTTP (the real SDK)', () => {
     assert.deepEqual(thought.outputTypes, ['thinking', 'message']);
   });
 
-  it('asks again after a reply cut at max_tokens, and fails unfolded after two', async () => {
-    current().script(
-      { kind: 'text', text: 'cut', stop: 'max_tokens' },
-      { kind: 'text', text: 'cut', stop: 'max_tokens' }
-    );
-    assertIncompleteTwice(await summarize()(chatRequest()), current().requests.length);
-  });
-
-  it('reads the key from ANTHROPIC_API_KEY by default and names the variable when it is missing', async () => {
-    const e = await rejection(summarize({}, {})(chatRequest()));
-    assert.ok(e instanceof SummarizerCallError);
-    assert.match(e.message, /ANTHROPIC_API_KEY is not set/);
-    assert.equal(current().requests.length, 0);
-  });
-
-  itClassifiesFailures<AnthropicReply>({
+  itBehavesLikeAProvider<AnthropicReply>(suite, {
     failures: FAILURES,
-    slow: (ms) => ({ kind: 'slow', ms }),
-    drop: { kind: 'drop' },
-    key: KEY,
-    server: current,
-    summarize,
+    finalNames: { 400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error' },
+    finalReply: (status, type) => ({ kind: 'status', status, type, message: `bad request ${KEY}` }),
+    cutAt: 'max_tokens',
+    cutTwice: [
+      { kind: 'text', text: 'cut', stop: 'max_tokens' },
+      { kind: 'text', text: 'cut', stop: 'max_tokens' },
+    ],
   });
 });

@@ -4,21 +4,12 @@
  * body's RetryInfo delay; 400/401/403 final), the key only in the `x-goog-api-key` header.
  */
 import assert from 'node:assert/strict';
-import { SummarizerCallError } from '../../src/summarizers';
 import { GENERATE, startGeminiServer, type GeminiReply } from '../support/gemini-server';
-import {
-  assertIncompleteTwice,
-  chatRequest,
-  finalStatusFailures,
-  itClassifiesFailures,
-  rejection,
-  useProviderSummarizer,
-  type FailureCase,
-} from './helpers';
+import { chatRequest, itBehavesLikeAProvider, useProviderSummarizer, type FailureCase } from './helpers';
 
 const KEY = 'AIzaTestNEVERLEAK0123456789abcdefghij';
 
-/** The provider's error answers and how each must be classified. */
+/** The provider's retryable error answers and how each must be classified. */
 const FAILURES: FailureCase<GeminiReply>[] = [
   {
     name: '429 RESOURCE_EXHAUSTED with RetryInfo',
@@ -33,18 +24,15 @@ const FAILURES: FailureCase<GeminiReply>[] = [
     type: 'ServerError',
     retryable: true,
   },
-  ...finalStatusFailures<GeminiReply>(
-    { 400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED' },
-    (status, code) => ({ kind: 'status', status, code, message: `API key not valid: ${KEY}` })
-  ),
 ];
 
 describe('summarizers/gemini over HTTP (the real SDK)', () => {
-  const { server: current, summarize } = useProviderSummarizer<GeminiReply>(
+  const suite = useProviderSummarizer<GeminiReply>(
     startGeminiServer,
     { mode: 'gemini', model: 'gemini-2.5-flash' },
-    { GEMINI_API_KEY: KEY }
+    { variable: 'GEMINI_API_KEY', value: KEY }
   );
+  const { server: current, summarize } = suite;
 
   it('sends one generateContent request: one user turn, systemInstruction apart, the limit, thinking off', async () => {
     current().script({ kind: 'text', text: 'The handler crash was fixed.', usage: { prompt: 120, candidates: 9 } });
@@ -91,27 +79,14 @@ describe('summarizers/gemini over HTTP (the real SDK)', () => {
     });
   });
 
-  it('asks again after a reply cut at MAX_TOKENS, and fails unfolded after two', async () => {
-    current().script(
-      { kind: 'text', text: 'cut', finish: 'MAX_TOKENS' },
-      { kind: 'text', text: 'cut', finish: 'SAFETY' }
-    );
-    assertIncompleteTwice(await summarize()(chatRequest()), current().requests.length);
-  });
-
-  it('reads the key from GEMINI_API_KEY by default and names the variable when it is missing', async () => {
-    const e = await rejection(summarize({}, {})(chatRequest()));
-    assert.ok(e instanceof SummarizerCallError);
-    assert.match(e.message, /GEMINI_API_KEY is not set/);
-    assert.equal(current().requests.length, 0);
-  });
-
-  itClassifiesFailures<GeminiReply>({
+  itBehavesLikeAProvider<GeminiReply>(suite, {
     failures: FAILURES,
-    slow: (ms) => ({ kind: 'slow', ms }),
-    drop: { kind: 'drop' },
-    key: KEY,
-    server: current,
-    summarize,
+    finalNames: { 400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED' },
+    finalReply: (status, code) => ({ kind: 'status', status, code, message: `API key not valid: ${KEY}` }),
+    cutAt: 'MAX_TOKENS',
+    cutTwice: [
+      { kind: 'text', text: 'cut', finish: 'MAX_TOKENS' },
+      { kind: 'text', text: 'cut', finish: 'SAFETY' },
+    ],
   });
 });

@@ -65,54 +65,82 @@ export interface FailureCase<R> {
   retryAfterMs?: number;
 }
 
+/** The replies every provider test server has besides its own: a slow answer and a dropped connection. */
+type CommonReply = { kind: 'slow'; ms: number } | { kind: 'drop' };
+
 /**
  * Registers, in the calling `describe`, one test per failure: the summarizer rejects with a SummarizerCallError of
  * the expected type, retryability and delay, no field holds the key, and the SDK made one request (no client-side
  * retry); the same for a dropped connection (a retryable `ConnectionError`); then one test that a timeout is a
  * retryable `Timeout` and a caller's abort an abort.
- * @param slow a reply that answers after `ms`
  */
-export function itClassifiesFailures<R>(input: {
-  failures: FailureCase<R>[];
-  /** The replies every provider server has: a slow answer and a dropped connection. */
-  slow: (ms: number) => R;
-  drop: R;
-  key: string;
-  server: () => { script(...replies: R[]): void; requests: unknown[] };
-  summarize: (config?: SummarizerConfig) => (req: SummarizeRequest, ctx?: { signal?: AbortSignal }) => Promise<unknown>;
-}): void {
-  const dropped: FailureCase<R> = {
+function itClassifiesFailures<R>(suite: ProviderSuite<R | CommonReply>, failures: FailureCase<R>[]): void {
+  const dropped: FailureCase<CommonReply> = {
     name: 'a dropped connection',
-    reply: input.drop,
+    reply: { kind: 'drop' },
     type: 'ConnectionError',
     retryable: true,
   };
-  for (const f of [...input.failures, dropped]) {
+  for (const f of [...failures, dropped]) {
     it(`classifies ${f.name} as ${f.type} (${f.retryable ? 'retryable' : 'final'}), the key scrubbed`, async () => {
-      input.server().script(f.reply);
-      const e = await rejection(input.summarize()(chatRequest()));
+      suite.server().script(f.reply);
+      const e = await rejection(suite.summarize()(chatRequest()));
       assert.ok(e instanceof SummarizerCallError, `${e.name}: ${e.message}`);
       assert.equal(e.type, f.type);
       assert.equal(e.retryable, f.retryable);
       assert.equal(e.retryAfterMs, f.retryAfterMs);
-      assert.ok(!JSON.stringify({ ...e, message: e.message }).includes(input.key), 'the key is in no field');
-      assert.equal(input.server().requests.length, 1, 'the SDK does not retry by itself');
+      assert.ok(!JSON.stringify({ ...e, message: e.message }).includes(suite.key.value), 'the key is in no field');
+      assert.equal(suite.server().requests.length, 1, 'the SDK does not retry by itself');
     });
   }
   it('times out as a retryable Timeout, and an abort by the caller is an abort', async () => {
-    input.server().script(input.slow(5000), input.slow(5000));
-    const timedOut = await rejection(input.summarize({ timeoutMs: 200 })(chatRequest()));
+    suite.server().script({ kind: 'slow', ms: 5000 }, { kind: 'slow', ms: 5000 });
+    const timedOut = await rejection(suite.summarize({ timeoutMs: 200 })(chatRequest()));
     assert.ok(timedOut instanceof SummarizerCallError, `${timedOut.name}: ${timedOut.message}`);
     assert.equal(timedOut.type, 'Timeout');
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    const aborted = await rejection(input.summarize()(chatRequest(), { signal: controller.signal }));
+    const aborted = await rejection(suite.summarize()(chatRequest(), { signal: controller.signal }));
     assert.ok(aborted instanceof SummarizerAbortedError, `${aborted.name}: ${aborted.message}`);
   });
 }
 
+/**
+ * Registers, in the calling `describe`, what every provider mode must do alike: ask again after a reply cut at the
+ * output limit and fail unfolded after two; read the key from its variable by default and name the variable when it
+ * is missing, before any request; classify the provider's failures and its final answers to 400, 401 and 403
+ * ({@link itClassifiesFailures}).
+ * @param input.cutAt the provider's name of the cut, for the test's title
+ * @param input.cutTwice two replies the provider cuts
+ */
+export function itBehavesLikeAProvider<R>(
+  suite: ProviderSuite<R | CommonReply>,
+  input: {
+    /** The provider's retryable failures; the final ones come from `finalNames` and `finalReply`. */
+    failures: FailureCase<R>[];
+    finalNames: Record<400 | 401 | 403, string>;
+    finalReply: (status: number, name: string) => R;
+    cutAt: string;
+    cutTwice: [R, R];
+  }
+): void {
+  it(`asks again after a reply cut at ${input.cutAt}, and fails unfolded after two`, async () => {
+    suite.server().script(...input.cutTwice);
+    assertIncompleteTwice(await suite.summarize()(chatRequest()), suite.server().requests.length);
+  });
+
+  it(`reads the key from ${suite.key.variable} by default and names the variable when it is missing`, async () => {
+    const e = await rejection(suite.summarize({}, {})(chatRequest()));
+    assert.ok(e instanceof SummarizerCallError);
+    assert.match(e.message, new RegExp(`${suite.key.variable} is not set`));
+    assert.equal(suite.server().requests.length, 0);
+  });
+
+  itClassifiesFailures(suite, [...input.failures, ...finalStatusFailures(input.finalNames, input.finalReply)]);
+}
+
 /** The final answers (400, 401, 403) every provider gives, each by its own error name, classified alike. */
-export function finalStatusFailures<R>(
+function finalStatusFailures<R>(
   names: Record<400 | 401 | 403, string>,
   reply: (status: number, name: string) => R
 ): FailureCase<R>[] {
@@ -125,19 +153,26 @@ export function finalStatusFailures<R>(
   }));
 }
 
+/** A provider server per test and a summarizer factory pointed at it ({@link useProviderSummarizer}). */
+export interface ProviderSuite<R> {
+  /** The running test's server. @throws Error outside a test */
+  server: () => ProviderServer<R>;
+  /** A summarizer of the suite's mode and model with `config` on top; `envOverride` replaces the key's environment. */
+  summarize: (config?: SummarizerConfig, envOverride?: NodeJS.ProcessEnv) => Summarizer;
+  /** The environment variable the mode reads its key from, and the key the suite puts there. */
+  key: { variable: string; value: string };
+}
+
 /**
  * A fresh provider server before each test of the calling `describe`, closed after it, and a summarizer of `base`
- * (mode, model) pointed at it with `env` as its environment.
- * @returns the running test's server and the summarizer factory
+ * (mode, model) pointed at it with only `key` in its environment.
+ * @returns the suite: the running test's server, the summarizer factory, the key
  */
 export function useProviderSummarizer<R>(
   start: () => Promise<ProviderServer<R>>,
   base: SummarizerConfig,
-  env: NodeJS.ProcessEnv
-): {
-  server: () => ProviderServer<R>;
-  summarize: (config?: SummarizerConfig, envOverride?: NodeJS.ProcessEnv) => Summarizer;
-} {
+  key: { variable: string; value: string }
+): ProviderSuite<R> {
   let current: ProviderServer<R> | undefined;
   beforeEach(async () => (current = await start()));
   afterEach(() => current?.close());
@@ -147,7 +182,8 @@ export function useProviderSummarizer<R>(
   };
   return {
     server,
-    summarize: (config = {}, envOverride = env) =>
+    key,
+    summarize: (config = {}, envOverride = { [key.variable]: key.value }) =>
       createSummarizer(
         { ...base, baseURL: server().origin, ...config },
         { counterFor: testCounterFor, env: envOverride }

@@ -1,10 +1,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createActivities, type ActivityDeps } from '../../src/activities';
 import { SqliteArchive } from '../../src/archive/sqlite-archive';
-import { ConversationClient } from '../../src/client/conversation-client';
+import { ConversationClient, type ConversationClientOptions } from '../../src/client/conversation-client';
 import type { RunLimits, SettingsPatch } from '../../src/contract/settings';
 import { withWorker } from './temporal';
 
@@ -24,6 +25,20 @@ let conversations = 0;
 /** @returns a conversation id unique to this test process. */
 export function uniqueConversationId(label: string): string {
   return `${label}-${process.pid}-${++conversations}-${Date.now().toString(36)}`;
+}
+
+/**
+ * A client of one conversation on `taskQueue`, the way every test opens one.
+ * @param options the client's other options (settings, limits, deadlines, archive)
+ * @returns the client; the conversation starts with its first call
+ */
+export function conversationClient(
+  client: Client,
+  taskQueue: string,
+  conversationId: string,
+  options: Omit<Partial<ConversationClientOptions>, 'client' | 'taskQueue' | 'conversationId'> = {}
+): ConversationClient {
+  return new ConversationClient({ client, conversationId, taskQueue, ...options });
 }
 
 /** Runs `fn` with a worker polling a fresh task queue on the shared dev server. */
@@ -53,10 +68,7 @@ function runWith<T>(
       archive,
       dataDir,
       open: (conversationId, settings, limits) =>
-        new ConversationClient({
-          client: env.client,
-          conversationId,
-          taskQueue,
+        conversationClient(env.client, taskQueue, conversationId, {
           ...(settings ? { settings } : {}),
           ...(limits ? { limits } : {}),
         }),

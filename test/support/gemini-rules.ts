@@ -1,20 +1,13 @@
 /**
  * Gemini's rules for a `generateContent` request, written from the API docs (function calling, thinking and thought
- * signatures), independently of the adapter: applied to what a fold leaves, after the `system` elements are moved
- * to `systemInstruction` and adjacent user turns joined as `toGeminiRequest` does for sending.
+ * signatures), independently of the adapter but for the list of a part's data fields (the API's `Part` union, which
+ * the adapter states): applied to what a fold leaves, after the `system` elements are moved to `systemInstruction`
+ * and adjacent user turns joined as `toGeminiRequest` does for sending.
  */
+import { DATA_FIELDS } from '../../src/core/messages/gemini';
+
 type Content = { role?: unknown; parts?: unknown };
 type Part = Record<string, unknown>;
-
-const DATA = [
-  'text',
-  'inlineData',
-  'fileData',
-  'functionCall',
-  'functionResponse',
-  'executableCode',
-  'codeExecutionResult',
-];
 
 const partsOf = (c: Content): Part[] => (Array.isArray(c.parts) ? (c.parts as Part[]) : []);
 const calls = (c: Content) =>
@@ -54,7 +47,7 @@ export function geminiRuleViolations(input: readonly unknown[], output: readonly
     if (c.role !== 'user' && c.role !== 'model') problems.push(`content ${i}: role ${String(c.role)}`);
     if (partsOf(c).length === 0) problems.push(`content ${i}: no parts`);
     for (const p of partsOf(c)) {
-      if (DATA.filter((f) => p[f] !== undefined).length !== 1)
+      if (DATA_FIELDS.filter((f) => p[f] !== undefined).length !== 1)
         problems.push(`content ${i}: a part without exactly one data field`);
     }
     const made = calls(c);

@@ -7,10 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { ConversationClient } from '../../src/client/conversation-client';
 import { MAX_UPDATE_INPUT_BYTES } from '../../src/contract/update-size';
 import { inputBytes } from '../../src/workflows/oversized-updates';
-import { uniqueConversationId } from '../support/conversation';
+import { conversationClient, uniqueConversationId } from '../support/conversation';
 import { workflowTaskFailures } from '../support/history';
 import { startNpmWorker } from '../support/npm-worker';
 import { sharedTestEnv } from '../support/temporal';
@@ -35,11 +34,7 @@ describe('updates over the bound of one update (src/workflows/oversized-updates.
       90_000
     );
     try {
-      const conv = new ConversationClient({
-        client: env.client,
-        conversationId: uniqueConversationId('big'),
-        taskQueue,
-      });
+      const conv = conversationClient(env.client, taskQueue, uniqueConversationId('big'));
       await conv.prepare([user('hello')]);
       const handle = env.client.workflow.getHandle(conv.workflowId);
       const huge = 'x'.repeat(MAX_UPDATE_INPUT_BYTES + 1_000_000);

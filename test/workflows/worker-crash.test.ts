@@ -2,11 +2,10 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConversationClient } from '../../src/client/conversation-client';
 import { corpusConversation } from '../support/corpus';
 import { startOpenAIServer } from '../support/openai-server';
 import { sharedTestEnv } from '../support/temporal';
-import { uniqueConversationId } from '../support/conversation';
+import { conversationClient, uniqueConversationId } from '../support/conversation';
 import { assertFoldedOnce, killWorker, startWorker, waitFor } from '../support/crash';
 import { TEST_CHAT_PROFILE } from '../support/profiles';
 
@@ -29,10 +28,7 @@ describe('a worker killed with SIGKILL in the middle of a blocking fold', functi
     let worker = await startWorker(workerEnv);
     try {
       const id = uniqueConversationId('crash');
-      const conv = new ConversationClient({
-        client: testEnv.client,
-        conversationId: id,
-        taskQueue,
+      const conv = conversationClient(testEnv.client, taskQueue, id, {
         settings: {
           // The blocking path: the prepare that reaches the trigger waits on the fold (background-fold.test.ts has
           // the same crash during a background fold).

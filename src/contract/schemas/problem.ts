@@ -79,7 +79,7 @@ export function argumentsProblem(schema: z.core.$ZodType, args: readonly unknown
 }
 
 /**
- * @returns the value, typed by the schema, when it fits.
+ * @returns the value as the schema parses it (rules trimmed, say), when it fits.
  * @throws the error `refusal` makes of the message naming the first problem.
  */
 export function parsed<S extends z.core.$ZodType>(
@@ -89,7 +89,7 @@ export function parsed<S extends z.core.$ZodType>(
   refusal: (message: string) => Error,
   at = ''
 ): z.output<S> {
-  const problem = problemOf(schema, value, where, at);
-  if (problem !== undefined) throw refusal(problem);
-  return value as z.output<S>;
+  const result = z.safeParse(schema, value);
+  if (!result.success) throw refusal(problemOf(schema, value, where, at)!);
+  return result.data;
 }

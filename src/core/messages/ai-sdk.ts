@@ -14,7 +14,7 @@ import type { FormatAdapter } from './format-adapter';
 import { resultIdFields } from './pair';
 import { contentText, isMarkedSummary, markedSummaryTextPart, notRunText, replaceContentText } from './text';
 import type { Item, ToolCall } from './types';
-import { TranscriptValidationError, describe, expectRecord, expectRole, isRecord, requireString } from './validate';
+import { TranscriptValidationError, describe, expectRoleMessage, isRecord, requireString } from './validate';
 
 const AI_SDK_ROLES = ['system', 'user', 'assistant', 'tool'] as const;
 
@@ -157,8 +157,7 @@ export const aiSdkAdapter: FormatAdapter<AiSdkMessage> = {
   format: 'ai-sdk',
 
   toItem(raw: unknown, index: number): Item<AiSdkMessage> {
-    const msg = expectRecord(raw, index);
-    const role = expectRole(msg, index, AI_SDK_ROLES, 'AI SDK: system, user, assistant, tool');
+    const { msg, role } = expectRoleMessage(raw, index, AI_SDK_ROLES, 'AI SDK: system, user, assistant, tool');
     if (msg.providerOptions !== undefined && !isRecord(msg.providerOptions)) {
       throw new TranscriptValidationError(
         index,

@@ -11,15 +11,15 @@ import type { FormatAdapter } from './format-adapter';
 import { resultIdFields } from './pair';
 import { isMarkedSummary, markedSummaryText, notRunText } from './text';
 import type { Item, ToolCall } from './types';
-import { TranscriptValidationError, describe, expectRecord, expectRole, isRecord, requireString } from './validate';
+import { TranscriptValidationError, describe, expectRoleMessage, isRecord, requireString } from './validate';
 
 const GEMINI_ROLES = ['user', 'model', 'system'] as const;
 
 /** A Gemini content (or the conversation's system element); other fields are carried along untouched. */
 export type GeminiContent = Record<string, unknown> & { role: string; parts: unknown[] };
 
-/** The fields of which a part holds exactly one. */
-const DATA_FIELDS = [
+/** The fields of which a Gemini part holds exactly one (the API's `Part` union). */
+export const DATA_FIELDS = [
   'text',
   'inlineData',
   'fileData',
@@ -207,8 +207,12 @@ export const geminiAdapter: FormatAdapter<GeminiContent> = {
   format: 'gemini',
 
   toItem(raw: unknown, index: number): Item<GeminiContent> {
-    const msg = expectRecord(raw, index);
-    const role = expectRole(msg, index, GEMINI_ROLES, 'Gemini: user, model; system for the system instruction');
+    const { msg, role } = expectRoleMessage(
+      raw,
+      index,
+      GEMINI_ROLES,
+      'Gemini: user, model; system for the system instruction'
+    );
     return { index, ...readParts(msg, role, index), raw: msg as GeminiContent };
   },
 

@@ -49,23 +49,25 @@ export function expectRecord(raw: unknown, index: number): Record<string, unknow
 }
 
 /**
- * The element's `role`, which must be one of `roles`.
- * @returns the role.
- * @throws TranscriptValidationError `missing-role` when it is absent; `unknown-role` naming it and `hint` otherwise.
+ * An element that must be an object whose `role` is one of `roles`: how a role-keyed adapter starts reading one.
+ * @returns the element and its role.
+ * @throws TranscriptValidationError `not-object` when it is no object; `missing-role` when the role is absent;
+ *   `unknown-role` naming it and `hint` otherwise.
  */
-export function expectRole<R extends string>(
-  msg: Record<string, unknown>,
+export function expectRoleMessage<R extends string>(
+  raw: unknown,
   index: number,
   roles: readonly R[],
   hint: string
-): R {
+): { msg: Record<string, unknown>; role: R } {
+  const msg = expectRecord(raw, index);
   const role = msg.role;
   if (role === undefined) throw new TranscriptValidationError(index, "missing field 'role'", 'missing-role');
   if (typeof role !== 'string' || !(roles as readonly string[]).includes(role)) {
     const found = typeof role === 'string' ? `'${role}'` : describe(role);
     throw new TranscriptValidationError(index, `unknown role ${found} (${hint})`, 'unknown-role');
   }
-  return role as R;
+  return { msg, role: role as R };
 }
 
 /**

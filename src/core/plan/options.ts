@@ -84,6 +84,9 @@ export class PlanOptionsError extends RangeError {
   override readonly name = 'PlanOptionsError';
 }
 
+/** The share of the budget at which a fold starts when `triggerRatio` is not given. */
+export const DEFAULT_TRIGGER_RATIO = 0.9;
+
 /**
  * Applies the defaults and checks the ranges.
  * @throws PlanOptionsError for a non-positive budget, a ratio outside (0, 1], a negative count or an unknown policy.
@@ -100,7 +103,7 @@ export function resolveOptions(o: CompactionOptions): ResolvedOptions {
   const r: ResolvedOptions = {
     budget,
     policy,
-    triggerRatio: o.triggerRatio ?? 0.9,
+    triggerRatio: o.triggerRatio ?? DEFAULT_TRIGGER_RATIO,
     minMessages: o.minMessages ?? 4,
     targetRatio: o.targetRatio ?? 0.5,
     summaryReserveTokens: o.summaryReserveTokens ?? Math.min(Math.floor(budget / 10), 4096),

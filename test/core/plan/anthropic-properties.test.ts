@@ -1,12 +1,13 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
+import { foldOptions } from './generators';
 import { abandonedCallResults } from '../../../src/core/messages/abandoned-calls';
 import { holdsSignedBlocks } from '../../../src/core/messages/anthropic';
 import { normalize, pendingCalls } from '../../../src/core/messages/normalize';
 import type { Transcript } from '../../../src/core/messages/types';
 import { applyFold, applyTruncate } from '../../../src/core/fold/apply';
 import { planFold } from '../../../src/core/plan/plan';
-import { KEEP_POLICIES, type CompactionOptions } from '../../../src/core/plan/options';
+import { KEEP_POLICIES } from '../../../src/core/plan/options';
 import type { FoldPlan } from '../../../src/core/plan/types';
 import { createTokenCounter } from '../../../src/tokens/counter';
 import { anthropicProblems } from '../../support/anthropic-rules';
@@ -56,14 +57,10 @@ function splitPairs(context: readonly unknown[], originals: readonly unknown[]):
   return split;
 }
 
-const options: fc.Arbitrary<CompactionOptions> = fc.record({
+const options = foldOptions({
   budget: fc.integer({ min: 1_000, max: 100_000 }),
-  policy: fc.constantFrom(...KEEP_POLICIES),
   triggerRatio: fc.constantFrom(0.5, 0.75, 0.9),
   keepLast: fc.integer({ min: 0, max: 8 }),
-  keepTurns: fc.integer({ min: 1, max: 4 }),
-  maxRounds: fc.integer({ min: 1, max: 5 }),
-  roundsMode: fc.constantFrom('compress' as const, 'truncate' as const),
   pin: fc.constantFrom(undefined, { tools: ['Read'] }, { roles: ['user' as const] }),
   filter: fc.constantFrom(undefined, { tools: ['Grep'] }),
 });

@@ -4,6 +4,7 @@
  * middle. Rendered as Responses items (reasoning included) or chat messages (no reasoning in that format).
  */
 import fc from 'fast-check';
+import { KEEP_POLICIES, type CompactionOptions } from '../../../src/core/plan/options';
 
 /** One step of a turn. */
 type Step =
@@ -96,4 +97,32 @@ export function toChat(c: GenConversation): Record<string, unknown>[] {
     }
   }
   return out;
+}
+
+/** The option ranges a property run picks itself; {@link foldOptions} adds the ones all runs vary alike. */
+export interface OwnOptionRanges {
+  budget: fc.Arbitrary<number>;
+  triggerRatio: fc.Arbitrary<number>;
+  keepLast: fc.Arbitrary<number>;
+  pin: fc.Arbitrary<CompactionOptions['pin']>;
+  filter?: fc.Arbitrary<CompactionOptions['filter']>;
+}
+
+/**
+ * Fold options for a property run: every policy, 1–4 kept turns, 1–5 rounds, either rounds mode, with the run's own
+ * ranges. The keys are generated in one fixed order, so a run with a fixed seed draws the same cases.
+ * @returns the arbitrary
+ */
+export function foldOptions(own: OwnOptionRanges): fc.Arbitrary<CompactionOptions> {
+  return fc.record({
+    budget: own.budget,
+    policy: fc.constantFrom(...KEEP_POLICIES),
+    triggerRatio: own.triggerRatio,
+    keepLast: own.keepLast,
+    keepTurns: fc.integer({ min: 1, max: 4 }),
+    maxRounds: fc.integer({ min: 1, max: 5 }),
+    roundsMode: fc.constantFrom('compress' as const, 'truncate' as const),
+    pin: own.pin,
+    ...(own.filter ? { filter: own.filter } : {}),
+  });
 }

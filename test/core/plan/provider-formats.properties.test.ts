@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
+import { foldOptions } from './generators';
 import { normalize } from '../../../src/core/messages/normalize';
 import { planFold } from '../../../src/core/plan/plan';
 import { KEEP_POLICIES, type CompactionOptions, type KeepPolicy } from '../../../src/core/plan/options';
@@ -15,15 +16,11 @@ import { aiSdkRuleViolations } from '../../support/ai-sdk-rules';
 
 const RUNS = 500;
 
-const options: fc.Arbitrary<CompactionOptions> = fc.record({
+const options = foldOptions({
   // Half the cases at small budgets, where most conversations fold; the rest anywhere up to 100 000.
   budget: fc.oneof(fc.integer({ min: 1_000, max: 8_000 }), fc.integer({ min: 1_000, max: 100_000 })),
-  policy: fc.constantFrom(...KEEP_POLICIES),
   triggerRatio: fc.constantFrom(0.1, 0.5, 0.9),
   keepLast: fc.integer({ min: 0, max: 6 }),
-  keepTurns: fc.integer({ min: 1, max: 4 }),
-  maxRounds: fc.integer({ min: 1, max: 5 }),
-  roundsMode: fc.constantFrom('compress' as const, 'truncate' as const),
   pin: fc.constantFrom(undefined, { tools: ['read_file', 'sendMail'] }, { roles: ['user' as const] }),
 });
 

@@ -2,7 +2,9 @@ import { strict as assert } from 'node:assert';
 import { normalize } from '../../../src/core/messages/normalize';
 import type { LiveEntry } from '../../../src/workflows/conversation/conversation-state';
 import { checkRules, pinProblem } from '../../../src/contract/pin-rules';
-import { MAX_RULE_CHARS, MAX_RULES } from '../../../src/contract/schemas/rules';
+import Ajv from 'ajv';
+import * as z from 'zod/v4-mini';
+import { MAX_RULE_CHARS, MAX_RULES, rulesSchema } from '../../../src/contract/schemas/rules';
 import {
   pinBudgetProblem,
   pinnedIndices,
@@ -45,6 +47,19 @@ describe('pins and rules (pure parts)', () => {
       () => checkRules(Array.from({ length: 10 }, () => 'y'.repeat(1900))),
       /rules must be at most 16384 characters together once trimmed \(these are 19000\)/
     );
+  });
+
+  it('bounds a rule by its trimmed length in the check and in the protocol JSON Schema alike', () => {
+    const json = z.toJSONSchema(rulesSchema, { target: 'draft-7', io: 'input', unrepresentable: 'any' });
+    const fitsSchema = new Ajv({ strict: false }).compile(json);
+    const longest = 'x'.repeat(MAX_RULE_CHARS);
+    const padded = `  \n${longest}\t `;
+    assert.deepEqual(checkRules([padded]), [longest], 'returned trimmed');
+    assert.equal(fitsSchema([padded]), true, 'the schema measures it trimmed too');
+    const over = ` ${longest}y `;
+    assert.throws(() => checkRules([over]), /rules\[0\] must be at most 2000 characters once trimmed/);
+    assert.equal(fitsSchema([over]), false);
+    assert.equal(fitsSchema([`${longest}y`]), false);
   });
 
   it('accepts pin true/false on user, system and developer messages only', () => {
