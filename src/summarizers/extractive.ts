@@ -30,7 +30,6 @@ export function extractiveAttempt(
       config.extractive?.userTokens ?? Math.floor(0.4 * digestCap(config, req.budget, req.foldedTokens))
     ),
     ...(config.extractive?.actionArgClip !== undefined ? { actionArgClip: config.extractive.actionArgClip } : {}),
-    foldedTokens: half(req.foldedTokens),
     ...(req.seqs ? { seqs: req.seqs } : {}),
     ...(req.focus ? { focus: req.focus } : {}),
     ...(req.ledger ? { state: req.ledger } : {}),

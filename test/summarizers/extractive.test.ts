@@ -4,7 +4,6 @@ import { normalize } from '../../src/core/messages/normalize';
 import { SUMMARY_MARKER } from '../../src/core/messages/summary-marker';
 import { createSummarizer } from '../../src/summarizers';
 import { buildDigest } from '../../src/summarizers/extractive/digest';
-import { GROWTH_SHARE, growthRoom } from '../../src/summarizers/extractive/growth-room';
 import { testCounter, testCounterFor } from '../support/test-counter';
 
 const call = (id: string, name: string, args: Record<string, unknown>) => ({
@@ -80,15 +79,6 @@ describe('summarizers/extractive', () => {
     ];
     const d = buildDigest(normalize(fixed, 'chat').items, { maxTokens: 2000, count });
     assert.ok(!d.includes('Errors not yet resolved'), d);
-  });
-
-  it('lets a summary grow by a share of what is newly folded, on top of the earlier summary it folds', () => {
-    const items = normalize(session, 'chat').items;
-    const count = (t: string): number => testCounter.countText(t);
-    const earlier = count(items[0]!.text);
-    assert.equal(growthRoom(items, 1000, count), Math.floor(earlier + GROWTH_SHARE * (1000 - earlier)));
-    assert.equal(growthRoom(items.slice(1), 1000, count), Math.floor(GROWTH_SHARE * 1000));
-    assert.equal(growthRoom(items, 0, count), 0);
   });
 
   it('is deterministic', () => {

@@ -14,7 +14,6 @@ import type { CarriedLedger, StateLedger } from '../../core/fold/state-ledger';
 import { actionLine, collectActions } from './actions';
 import type { Count } from './fit';
 import { clipToTokens, takeWithin } from './fit';
-import { growthRoom } from './growth-room';
 import { FOCUS_SHARE, focusSection, mentionsFocus } from './focus';
 import { assistantNotes } from './narrative';
 
@@ -35,11 +34,6 @@ export interface DigestOptions {
    * most `FOCUS_SHARE` of `maxTokens`), and narrative lines mentioning them are kept before the others.
    */
   focus?: string;
-  /**
-   * Tokens of `items` as the fold counted them: past the narrative cap's share, the least binding entries may fill the
-   * summary up to its growth room (see `growthRoom`). @default none (they keep to the narrative cap's share)
-   */
-  foldedTokens?: number;
   /** The ledger carried from the last fold (see `buildFoldLedger`). */
   state?: CarriedLedger;
   count: Count;
@@ -120,14 +114,10 @@ export function writeDigest(items: readonly Item[], options: DigestOptions): { t
   const focused = options.focus
     ? focusSection(folded, seqs, options.focus, Math.floor(FOCUS_SHARE * maxTokens), count)
     : '';
-  const around = count(header) + 2 + (focused ? count(focused) + 2 : 0);
-  const grown = options.foldedTokens === undefined ? 0 : growthRoom(folded, options.foldedTokens, count) - around;
   const fitted = fitLedger(ledger, {
-    maxTokens: maxTokens - around,
-    softTotalTokens: Math.max(0, Math.min(grown, maxTokens - around)),
-    // What tool results showed, the assistant found and the user said with no value take SOFT_SHARE of the summary's
-    // usual size, and past it only the growth room (a share of what is newly folded): a room tied to the budget alone
-    // would let a busy fold's summary pass 15% of what it stands for.
+    maxTokens: maxTokens - count(header) - 2 - (focused ? count(focused) + 2 : 0),
+    // What tool results showed, the assistant found and the user said with no value take at most SOFT_SHARE of the
+    // summary's usual size: larger, a busy fold's summary would pass 15% of what it stands for.
     softTokens: Math.floor(SOFT_SHARE * Math.min(options.narrativeTokens ?? maxTokens, maxTokens)),
     ...(options.taskTokens !== undefined ? { taskTokens: options.taskTokens } : {}),
     count,

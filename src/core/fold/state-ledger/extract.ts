@@ -69,10 +69,6 @@ function assistantKind(s: string): EntryKind | undefined {
 const NARRATION =
   /^(?:(?:now|ok(?:ay)?|great|perfect|good|alright|first|next)[,!.]?\s+)*(?:let me|let's|i'll|i will|i need to|i'm going to)\b/i;
 
-// A markup tag (`<system-reminder>`, `</b>`), not a placeholder in a name: an opening tag glued to a word or a path
-// (`feature/<ticket>-short-description`) is part of what the user wrote.
-const MARKUP_TAG = /<\/[a-z][\w-]*\s*>|(?<![\w/-])<[a-z][\w-]*(?:\s[^>]*)?>/gi;
-
 function statusOf(status: unknown): GoalStatus {
   const s = typeof status === 'string' ? status.toLowerCase() : '';
   if (/^(?:completed|done|closed|cancelled)$/.test(s)) return 'done';
@@ -82,7 +78,7 @@ function statusOf(status: unknown): GoalStatus {
 
 /** Statements of one human or injected text, classified; long text gives only binding statements. */
 function statementsOf(text: string, seq: number | null, o: { shortText: number; maxStatement: number }): LedgerEntry[] {
-  const bare = text.replace(MARKUP_TAG, ' ').trim();
+  const bare = text.replace(/<\/?[a-z][\w-]*(?:\s[^>]*)?>/gi, ' ').trim();
   if (!bare) return [];
   const long = bare.length > o.shortText || /^\s*</.test(text);
   const out: LedgerEntry[] = [];
@@ -152,7 +148,7 @@ export function extractLedger(items: readonly Item[], options: ExtractOptions = 
       const line = errorLine(prose, 200);
       if (line) errors.set(key, { kind: 'error', text: `${key} → ${line}`, seq });
       else errors.delete(key);
-      const seen = oneLine(prose.replace(MARKUP_TAG, ' '));
+      const seen = oneLine(prose.replace(/<\/?[a-z][\w-]*(?:\s[^>]*)?>/gi, ' '));
       // A policy or a limit a tool showed ("Agents must verify …", "Limit: 24.0 in region …") binds like a rule;
       // another short result is kept as what was seen when it holds a value.
       // An offloaded output's pointer says where the output went, not what the tool showed.

@@ -22,11 +22,6 @@ export interface FitLedgerOptions {
    * are what a fold of a busy session has most of, and they must not make its summary large. @default `maxTokens`
    */
   softTokens?: number;
-  /**
-   * Past `softTokens`, the least binding tiers may still grow while the task and the ledger together stay within this:
-   * room the fold has and the summary's share allows is spent on them rather than left empty. @default 0 (none)
-   */
-  softTotalTokens?: number;
   count: (text: string) => number;
 }
 
@@ -148,7 +143,6 @@ export function fitLedger(ledger: StateLedger, options: FitLedgerOptions): Fitte
   }
   if (total() > maxTokens) taskCost = 0;
   const soft = Math.min(options.softTokens ?? maxTokens, maxTokens);
-  const softTotal = Math.min(options.softTotalTokens ?? 0, maxTokens);
   // What the user said with no value ranks above what tools showed, but shares its room: a busy session has many.
   const isSoft = (i: number): boolean =>
     entryTier(ledger.entries[i]!) >= SOFT_TIER ||
@@ -156,7 +150,7 @@ export function fitLedger(ledger: StateLedger, options: FitLedgerOptions): Fitte
   let softUsed = 0;
   forms.forEach((f, i) => (softUsed += kept[i] && isSoft(i) ? cost(f[0]!) : 0));
   for (const { i } of order) {
-    if (softUsed <= soft || total() <= softTotal) break;
+    if (softUsed <= soft) break;
     if (!kept[i] || !isSoft(i)) continue;
     kept[i] = false;
     used -= cost(forms[i]![0]!);
@@ -169,8 +163,7 @@ export function fitLedger(ledger: StateLedger, options: FitLedgerOptions): Fitte
     const f = forms[i]!;
     if (to >= f.length || to <= chosen[i]!) return false;
     const delta = cost(f[to]!) - cost(f[chosen[i]!]!);
-    if (total() + delta > maxTokens) return false;
-    if (isSoft(i) && softUsed + delta > soft && total() + delta > softTotal) return false;
+    if (total() + delta > maxTokens || (isSoft(i) && softUsed + delta > soft)) return false;
     used += delta;
     if (isSoft(i)) softUsed += delta;
     chosen[i] = to;

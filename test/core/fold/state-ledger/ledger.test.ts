@@ -76,28 +76,6 @@ describe('core/fold/state-ledger', () => {
       assert.ok(texts.includes('rule: The staging host is off limits.'));
     });
 
-    it('strips markup tags but keeps a placeholder written inside a name', () => {
-      const l = extractLedger(
-        items([
-          { role: 'user', content: 'Fix the login bug.' },
-          {
-            role: 'user',
-            content: 'Please name branches like feature/<ticket>-short-description, that is the team rule.',
-          },
-          { role: 'user', content: 'ok <b>Never</b> push to <code>main</code> directly.' },
-        ])
-      );
-      const texts = l.entries.map((e) => e.text);
-      assert.ok(
-        texts.some((t) => t.includes('feature/<ticket>-short-description')),
-        texts.join('\n')
-      );
-      assert.ok(
-        texts.some((t) => /Never\s+push to\s+main directly/.test(t) && !t.includes('<')),
-        texts.join('\n')
-      );
-    });
-
     it('keeps what the assistant commits to or found, short tool results with a value, and riders of a rule', () => {
       const l = extractLedger(
         items([
@@ -364,26 +342,6 @@ describe('core/fold/state-ledger', () => {
       }
       assert.equal(fitLedger(ledger, { maxTokens: 200, count }).mustKeepLost, false);
       assert.equal(fitLedger(ledger, { maxTokens: 12, count }).mustKeepLost, true);
-    });
-
-    it('grows the least binding entries past their soft room only within the soft total, never past the cap', () => {
-      const held = fitLedger(ledger, { maxTokens: 10_000, softTokens: 10, count });
-      const heldText = `${held.task}\n\n${held.body}`;
-      assert.ok(held.dropped > 0 || held.pointers > 0, heldText);
-      const grown = fitLedger(ledger, { maxTokens: 10_000, softTokens: 10, softTotalTokens: 10_000, count });
-      assert.equal(grown.pointers + grown.dropped, 0, grown.body);
-      // Within a soft total smaller than the whole ledger, the asides stay short and the whole stays within it.
-      const whole = count(`${grown.task}\n\n${grown.body}`);
-      const partial = fitLedger(ledger, { maxTokens: 10_000, softTokens: 10, softTotalTokens: whole - 10, count });
-      assert.ok(
-        partial.ledger.entries.filter((e) => e.kind === 'rule').every((e) => !e.pointer),
-        partial.body
-      );
-      assert.ok(partial.pointers + partial.dropped > 0, partial.body);
-      assert.ok(count(`${partial.task}\n\n${partial.body}`) <= whole - 10, partial.body);
-      // The cap still binds.
-      const capped = fitLedger(ledger, { maxTokens: 110, softTokens: 10, softTotalTokens: 10_000, count });
-      assert.ok(count(`${capped.task}\n\n${capped.body}`) <= 110, capped.body);
     });
   });
 
