@@ -10,7 +10,6 @@ import { checkPlanSettings, type PlanSettings } from './validate-plan';
 import { limitsPatch, type RunLimits } from './schemas/limits';
 import { MAX_BUDGET, settingsPatchSchema } from './schemas/settings';
 import { parsed } from './schemas/problem';
-import { checkRules } from './pin-rules';
 import { settingsTogetherProblem } from './settings-together';
 import { defaultSummarizerSettings, mergeSummarizerSettings, type SummarizerSettings } from './summarizer-settings';
 import { toolsProblem } from './tool-schemas';
@@ -118,9 +117,9 @@ export function mergeSettings(base: ConversationSettings, patch: unknown): Conve
   const p = parsed(settingsPatchSchema, patch, '', refuse, isObject ? '' : 'settings');
   const out: ConversationSettings = { ...base, summarizer: { ...base.summarizer } };
   for (const [key, value] of Object.entries(p)) {
+    // Rules arrive checked and trimmed by their schema (`settingsPatchSchema.rules`).
     if (value !== undefined && key !== 'plan' && key !== 'summarizer') Object.assign(out, { [key]: value });
   }
-  if (p.rules !== undefined) out.rules = rethrown(() => checkRules(p.rules));
   if (p.tools !== undefined) {
     const problem = toolsProblem(p.tools, 'tools');
     if (problem) throw refuse(problem);
