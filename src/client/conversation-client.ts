@@ -11,7 +11,7 @@ import {
   type Client,
   type WorkflowHandle,
 } from '@temporalio/client';
-import { WorkflowNotFoundError } from '@temporalio/common';
+import { NamespaceNotFoundError, WorkflowNotFoundError } from '@temporalio/common';
 import type { FoldRecord } from '../core/fold/fold-record';
 import { SendCache } from '../core/messages/send-cache';
 import type { MessageFormat, Usage } from '../core/messages/types';
@@ -449,7 +449,17 @@ export class ConversationClient {
       deadlineMs: deadline - Date.now(),
       // Every gRPC call of an attempt (an update's accept and its outcome polls too) ends by the deadline.
       bounded: (end, attempt) => this.options.client.connection.withDeadline(end, attempt),
+      alsoTransient: (err) => this.namespaceVanished(err),
     });
+  }
+
+  /**
+   * @returns true for the SDK's NamespaceNotFoundError once this client stored an append: a namespace that answered
+   *   does not stop existing between two calls, but Temporal's frontend says so while its database restarts (an
+   *   update it already applied can get that answer). For a client that never reached the namespace it stays final.
+   */
+  private namespaceVanished(err: unknown): boolean {
+    return this.seen && err instanceof NamespaceNotFoundError;
   }
 
   /** Update failures as ConversationUpdateError (type and `stored`). */
@@ -607,7 +617,7 @@ export class ConversationClient {
         throw new ConversationClosedError(`conversation '${id}' is closed (its workflow completed)`, err);
       }
       // Anything else but a transient answer was refused before it ran.
-      if (!isTransientServerAnswer(err)) throw err;
+      if (!isTransientServerAnswer(err) && !this.namespaceVanished(err)) throw err;
       this.inDoubt = append;
       throw this.unavailable(err, '', await this.storedAfterAll(append.seq, deadline + ASK_AFTER_DEADLINE_MS));
     }

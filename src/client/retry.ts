@@ -89,6 +89,12 @@ export interface RetryOptions {
    * @default none: an attempt is not bounded
    */
   bounded?: <R>(deadline: number, attempt: () => Promise<R>) => Promise<R>;
+  /**
+   * Judges errors transient that only the caller can know to be (e.g. a namespace that answered before):
+   * consulted after {@link isTransientServerAnswer}.
+   * @default none
+   */
+  alsoTransient?: (err: unknown) => boolean;
 }
 
 /**
@@ -105,7 +111,8 @@ export async function retryTransient<T>(fn: () => Promise<T>, options: RetryOpti
       return await (options.bounded ? options.bounded(deadline, fn) : fn());
     } catch (err) {
       const left = options.deadlineMs - (Date.now() - start);
-      if (!isTransientServerAnswer(err) || left <= 0) throw err;
+      const transient = isTransientServerAnswer(err) || (options.alsoTransient?.(err) ?? false);
+      if (!transient || left <= 0) throw err;
       // Full jitter keeps many clients of one restarted worker from retrying in step.
       await new Promise((resolve) => setTimeout(resolve, Math.min(left, delay * (0.5 + Math.random() / 2))));
       delay = Math.min(options.maxDelayMs ?? 2000, delay * 2);
