@@ -9,7 +9,7 @@ import {
 } from '../../../src/workflows/conversation/conversation-state';
 import type { PendingFold } from '../../../src/workflows/conversation/pending-fold';
 import type { SummaryOutcome } from '../../../src/workflows/fold/fold-step';
-import { foldRecord } from '../../archive/conformance';
+import { foldRecord } from '../../support/fold-records';
 import { defaultSettings } from '../../../src/contract/settings';
 import { corpusConversation } from '../../support/corpus';
 
