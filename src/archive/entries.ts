@@ -73,10 +73,14 @@ export function checkSeqs(seqs: unknown): number[] {
  * @returns the cut-off as an ISO-8601 string, the key to start after (`''` for the first page) and the page size.
  * @throws ArchiveInputError for an invalid date, a bad `after` key or a limit outside 1..{@link MAX_ENTRIES_PER_CALL}.
  */
-export function checkIdleKeys(
-  before: unknown,
-  options: { after?: unknown; limit?: unknown } | undefined
-): { before: string; after: string; limit: number } {
+/** Which idle keys to list, checked: stored before `before` (ISO time), after the key `after`, at most `limit`. */
+export interface IdleQuery {
+  before: string;
+  after: string;
+  limit: number;
+}
+
+export function checkIdleKeys(before: unknown, options: { after?: unknown; limit?: unknown } | undefined): IdleQuery {
   if (!(before instanceof Date) || Number.isNaN(before.getTime()))
     throw new ArchiveInputError(`before must be a valid Date, got ${describe(before)}`);
   const after = options?.after === undefined ? '' : checkKey(options.after);

@@ -30,79 +30,85 @@ export interface Migration {
   backfill?: 'search';
 }
 
+/** The column types of one dialect, so a table both dialects hold is written once. */
+interface ColumnTypes {
+  text: string;
+  bigint: string;
+  integer: string;
+  /** An integer the database numbers itself on insert (PostgreSQL); SQLite's driver writes it. */
+  serial: string;
+  time: string;
+  /** The default of a time the database fills on insert (PostgreSQL); SQLite's driver writes it. */
+  now: string;
+}
+
+const sqliteTypes: ColumnTypes = {
+  text: 'TEXT',
+  bigint: 'INTEGER',
+  integer: 'INTEGER',
+  serial: 'INTEGER',
+  time: 'TEXT',
+  now: '',
+};
+const postgresTypes: ColumnTypes = {
+  text: 'text',
+  bigint: 'bigint',
+  integer: 'integer',
+  serial: 'bigserial',
+  time: 'timestamptz',
+  now: ' DEFAULT now()',
+};
+
+/** @returns the SQL of both dialects from one text over their column types. */
+function bothDialects(sql: (t: ColumnTypes) => string): Pick<Migration, 'sqlite' | 'postgres'> {
+  return { sqlite: sql(sqliteTypes), postgres: sql(postgresTypes) };
+}
+
 export const migrations: readonly Migration[] = [
   {
     version: 1,
     name: 'archive entries and superseded revisions',
-    sqlite: `
+    ...bothDialects(
+      ({ text, bigint, integer, time, now }) => `
       CREATE TABLE archive_entries (
-        workflow_id TEXT NOT NULL,
-        kind TEXT NOT NULL CHECK (kind IN ('message', 'fold')),
-        seq INTEGER NOT NULL CHECK (seq >= 0),
-        revision INTEGER NOT NULL CHECK (revision >= 0),
-        hash TEXT NOT NULL,
-        body TEXT NOT NULL,
-        stored_at TEXT NOT NULL,
+        workflow_id ${text} NOT NULL,
+        kind ${text} NOT NULL CHECK (kind IN ('message', 'fold')),
+        seq ${bigint} NOT NULL CHECK (seq >= 0),
+        revision ${integer} NOT NULL CHECK (revision >= 0),
+        hash ${text} NOT NULL,
+        body ${text} NOT NULL,
+        stored_at ${time} NOT NULL${now},
         PRIMARY KEY (workflow_id, kind, seq)
       );
       CREATE TABLE archive_superseded (
-        workflow_id TEXT NOT NULL,
-        kind TEXT NOT NULL,
-        seq INTEGER NOT NULL,
-        revision INTEGER NOT NULL,
-        hash TEXT NOT NULL,
-        body TEXT NOT NULL,
-        stored_at TEXT NOT NULL,
-        superseded_at TEXT NOT NULL,
+        workflow_id ${text} NOT NULL,
+        kind ${text} NOT NULL,
+        seq ${bigint} NOT NULL,
+        revision ${integer} NOT NULL,
+        hash ${text} NOT NULL,
+        body ${text} NOT NULL,
+        stored_at ${time} NOT NULL,
+        superseded_at ${time} NOT NULL${now},
         PRIMARY KEY (workflow_id, kind, seq, revision)
-      );`,
-    postgres: `
-      CREATE TABLE archive_entries (
-        workflow_id text NOT NULL,
-        kind text NOT NULL CHECK (kind IN ('message', 'fold')),
-        seq bigint NOT NULL CHECK (seq >= 0),
-        revision integer NOT NULL CHECK (revision >= 0),
-        hash text NOT NULL,
-        body text NOT NULL,
-        stored_at timestamptz NOT NULL DEFAULT now(),
-        PRIMARY KEY (workflow_id, kind, seq)
-      );
-      CREATE TABLE archive_superseded (
-        workflow_id text NOT NULL,
-        kind text NOT NULL,
-        seq bigint NOT NULL,
-        revision integer NOT NULL,
-        hash text NOT NULL,
-        body text NOT NULL,
-        stored_at timestamptz NOT NULL,
-        superseded_at timestamptz NOT NULL DEFAULT now(),
-        PRIMARY KEY (workflow_id, kind, seq, revision)
-      );`,
+      );`
+    ),
   },
   searchIndexMigration,
   {
     version: 3,
     name: 'fold summaries by request digest',
-    sqlite: `
+    ...bothDialects(
+      ({ text, serial, time, now }) => `
       CREATE TABLE fold_summaries (
-        workflow_id TEXT NOT NULL,
-        digest TEXT NOT NULL CHECK (length(digest) = 64),
-        ordinal INTEGER NOT NULL,
-        kind TEXT NOT NULL CHECK (kind IN ('text', 'items')),
-        body TEXT NOT NULL,
-        stored_at TEXT NOT NULL,
+        workflow_id ${text} NOT NULL,
+        digest ${text} NOT NULL CHECK (length(digest) = 64),
+        ordinal ${serial} NOT NULL,
+        kind ${text} NOT NULL CHECK (kind IN ('text', 'items')),
+        body ${text} NOT NULL,
+        stored_at ${time} NOT NULL${now},
         PRIMARY KEY (workflow_id, digest)
-      );`,
-    postgres: `
-      CREATE TABLE fold_summaries (
-        workflow_id text NOT NULL,
-        digest text NOT NULL CHECK (length(digest) = 64),
-        ordinal bigserial NOT NULL,
-        kind text NOT NULL CHECK (kind IN ('text', 'items')),
-        body text NOT NULL,
-        stored_at timestamptz NOT NULL DEFAULT now(),
-        PRIMARY KEY (workflow_id, digest)
-      );`,
+      );`
+    ),
   },
   {
     version: 4,

@@ -1,37 +1,19 @@
 import { Pool, type PoolClient } from 'pg';
-import type { FoldRecord } from '../core/fold/fold-record';
 import {
   ArchiveConfigError,
   ArchiveError,
-  type ArchivedMessage,
   type ArchiveSummary,
-  type ConversationArchive,
   type EntryKind,
-  type IdleKeysOptions,
   type PurgeOutcome,
-  type SearchRequest,
-  type FoldSummaryText,
-  type StoredSummary,
-  type SupersededRevision,
   type WriteOutcome,
 } from './archive';
+import { CheckedArchive, type SealedSuperseded, type SearchWindow } from './checked-archive';
 import { isTransientDatabaseError, withConnectionRetry, type RetryOptions } from './connection-retry';
-import {
-  checkFoldRecord,
-  checkIdleKeys,
-  checkKey,
-  checkNoGap,
-  checkNumber,
-  checkSeqs,
-  prepareEntries,
-  type PreparedEntry,
-} from './entries';
+import { checkNoGap, type IdleQuery, type PreparedEntry } from './entries';
 import type { ArchiveCipher } from './cipher';
 import { pendingMigrations, schemaVersionTable } from './migrations';
-import { checkSearch, mergeMatches, paddedTerm, searchRows, searchVariants, type SearchRow } from './search-index';
-import { SealedRows, type SealedEntry, type SealedSummary } from './sealed-rows';
-import { missingSeqs, orderAsAsked } from './read-order';
-import { checkSummary } from './summaries';
+import { paddedTerm, searchRows, type SearchRow, type SearchVariant } from './search-index';
+import type { SealedEntry, SealedSummary } from './sealed-rows';
 
 /** Options of {@link PostgresArchive.open}. */
 export interface PostgresArchiveOptions {
@@ -64,19 +46,18 @@ type EntryRow = Omit<SealedEntry, 'seq'> & { seq: string };
  * see each other's rows. Calls retry through connection failures with back-off. The URL's password never appears in
  * messages.
  */
-export class PostgresArchive implements ConversationArchive {
+export class PostgresArchive extends CheckedArchive {
   readonly driver = 'postgres';
   private closed = false;
-  private readonly rows: SealedRows;
   /** `key_id`, or `NULL` for a reader of a database written before the column existed (schema version 4). */
   private keyId = 'key_id';
 
   private constructor(
     private readonly pool: Pool,
     private readonly retry: RetryOptions,
-    private readonly cipher: ArchiveCipher | undefined
+    cipher: ArchiveCipher | undefined
   ) {
-    this.rows = new SealedRows(cipher);
+    super(cipher);
   }
 
   /**
@@ -124,59 +105,29 @@ export class PostgresArchive implements ConversationArchive {
     return archive;
   }
 
-  async append(key: string, startSeq: number, messages: readonly unknown[]): Promise<WriteOutcome> {
-    checkKey(key);
-    return this.write(key, 'message', prepareEntries('message', startSeq, messages));
-  }
-
-  async recordFold(key: string, record: FoldRecord): Promise<WriteOutcome> {
-    checkKey(key);
-    return this.write(key, 'fold', prepareEntries('fold', checkFoldRecord(record), [record]));
-  }
-
-  async read(key: string, seqs: readonly number[]): Promise<ArchivedMessage[]> {
-    checkKey(key);
-    const wanted = checkSeqs(seqs);
+  protected async entriesAt(key: string, seqs: readonly number[]): Promise<SealedEntry[]> {
     const rows = await this.query<EntryRow>(
       'read',
       `SELECT ${this.columns()} FROM archive_entries
        WHERE workflow_id = $1 AND kind = 'message' AND seq = ANY($2::bigint[])`,
-      [key, wanted]
+      [key, seqs]
     );
-    const messages = rows.map((r) => this.rows.message(key, entry(r)));
-    missingSeqs(key, wanted, messages);
-    return orderAsAsked(wanted, messages);
-  }
-
-  async readRange(key: string, firstSeq: number, lastSeq: number): Promise<ArchivedMessage[]> {
-    checkKey(key);
-    const rows = await this.entries(key, 'message', checkNumber(firstSeq, 'firstSeq'), checkNumber(lastSeq, 'lastSeq'));
-    return rows.map((r) => this.rows.message(key, r));
-  }
-
-  async readAll(key: string): Promise<ArchivedMessage[]> {
-    return this.readRange(key, 0, Number.MAX_SAFE_INTEGER);
+    return rows.map(entry);
   }
 
   /** The GIN index finds the rows holding every term's words, `strpos` keeps those holding each term's words in a row. */
-  async search(key: string, request: SearchRequest): Promise<number[]> {
-    checkKey(key);
-    const { terms, firstSeq, lastSeq, limit } = checkSearch(request);
+  protected async matches(key: string, { keyId, terms }: SearchVariant, window: SearchWindow): Promise<number[]> {
     const inRow = terms.map((_t, i) => `AND strpos(' ' || words || ' ', $${i + 7}) > 0`).join(' ');
     try {
-      const found: number[][] = [];
-      for (const v of searchVariants(key, terms, this.cipher)) {
-        const rows = await this.query<{ seq: string }>(
-          'search',
-          `SELECT DISTINCT seq FROM archive_search
-           WHERE workflow_id = $1 AND seq BETWEEN $2 AND $3 AND tsv @@ plainto_tsquery('simple', $4)
-             AND ${this.keyId} IS NOT DISTINCT FROM $6 ${inRow}
-           ORDER BY seq LIMIT $5`,
-          [key, firstSeq, lastSeq, v.terms.join(' '), limit, v.keyId, ...v.terms.map(paddedTerm)]
-        );
-        found.push(rows.map((r) => Number(r.seq)));
-      }
-      return mergeMatches(found, limit);
+      const rows = await this.query<{ seq: string }>(
+        'search',
+        `SELECT DISTINCT seq FROM archive_search
+         WHERE workflow_id = $1 AND seq BETWEEN $2 AND $3 AND tsv @@ plainto_tsquery('simple', $4)
+           AND ${this.keyId} IS NOT DISTINCT FROM $6 ${inRow}
+         ORDER BY seq LIMIT $5`,
+        [key, window.firstSeq, window.lastSeq, terms.join(' '), window.limit, keyId, ...terms.map(paddedTerm)]
+      );
+      return rows.map((r) => Number(r.seq));
     } catch (err) {
       if ((err as { code?: unknown }).code === '42P01')
         throw new ArchiveError('the PostgreSQL archive has no search index yet (start a worker of this version once)');
@@ -184,15 +135,7 @@ export class PostgresArchive implements ConversationArchive {
     }
   }
 
-  async folds(key: string): Promise<FoldRecord[]> {
-    checkKey(key);
-    const rows = await this.entries(key, 'fold', 0, Number.MAX_SAFE_INTEGER);
-    return rows.map((r) => this.rows.fold(key, r));
-  }
-
-  async recordSummary(key: string, summary: FoldSummaryText): Promise<void> {
-    checkKey(key);
-    const { digest, kind, body, keyId } = this.rows.sealSummary(key, checkSummary(summary));
+  protected async putSummary(key: string, { digest, kind, body, keyId }: SealedSummary): Promise<void> {
     await this.query(
       'recordSummary',
       `INSERT INTO fold_summaries (workflow_id, digest, kind, body, key_id) VALUES ($1, $2, $3, $4, $5)
@@ -203,19 +146,17 @@ export class PostgresArchive implements ConversationArchive {
     );
   }
 
-  async summaries(key: string): Promise<StoredSummary[]> {
-    checkKey(key);
+  protected async summaryRows(key: string): Promise<(SealedSummary & { storedAt: string })[]> {
     const rows = await this.query<SealedSummary & { stored_at: Date }>(
       'summaries',
       `SELECT digest, kind, body, ${this.keyId} AS "keyId", stored_at FROM fold_summaries
        WHERE workflow_id = $1 ORDER BY ordinal`,
       [key]
     );
-    return rows.map((r) => this.rows.summary(key, { ...r, storedAt: r.stored_at.toISOString() }));
+    return rows.map(({ stored_at, ...r }) => ({ ...r, storedAt: stored_at.toISOString() }));
   }
 
-  async summary(key: string): Promise<ArchiveSummary> {
-    checkKey(key);
+  protected async counts(key: string): Promise<ArchiveSummary> {
     const [row] = await this.query<{ messages: string; last_seq: string | null; folds: string; superseded: string }>(
       'summary',
       `SELECT (SELECT count(*) FROM archive_entries WHERE workflow_id = $1 AND kind = 'message') AS messages,
@@ -232,26 +173,22 @@ export class PostgresArchive implements ConversationArchive {
     };
   }
 
-  async superseded(key: string): Promise<SupersededRevision[]> {
-    checkKey(key);
+  protected async supersededRows(key: string): Promise<SealedSuperseded[]> {
     const rows = await this.query<EntryRow & { kind: EntryKind; stored_at: Date; superseded_at: Date }>(
       'superseded',
       `SELECT kind, ${this.columns()}, stored_at, superseded_at FROM archive_superseded
        WHERE workflow_id = $1 ORDER BY kind, seq, revision`,
       [key]
     );
-    return rows.map((r) =>
-      this.rows.superseded(key, {
-        ...entry(r),
-        kind: r.kind,
-        storedAt: r.stored_at.toISOString(),
-        supersededAt: r.superseded_at.toISOString(),
-      })
-    );
+    return rows.map((r) => ({
+      ...entry(r),
+      kind: r.kind,
+      storedAt: r.stored_at.toISOString(),
+      supersededAt: r.superseded_at.toISOString(),
+    }));
   }
 
-  async purge(key: string): Promise<PurgeOutcome> {
-    checkKey(key);
+  protected remove(key: string): Promise<PurgeOutcome> {
     return this.transaction(`purge of ${key}`, key, async (c) => {
       const removed = await c.query<{ kind: EntryKind; n: string }>(
         `WITH gone AS (DELETE FROM archive_entries WHERE workflow_id = $1 RETURNING kind)
@@ -266,13 +203,12 @@ export class PostgresArchive implements ConversationArchive {
     });
   }
 
-  async idleKeys(before: Date, options?: IdleKeysOptions): Promise<string[]> {
-    const { before: cutoff, after, limit } = checkIdleKeys(before, options);
+  protected async idle({ before, after, limit }: IdleQuery): Promise<string[]> {
     const rows = await this.query<{ workflow_id: string }>(
       'idle keys',
       `SELECT workflow_id FROM archive_entries WHERE workflow_id > $1
        GROUP BY workflow_id HAVING max(stored_at) < $2 ORDER BY workflow_id LIMIT $3`,
-      [after, cutoff, limit]
+      [after, before, limit]
     );
     return rows.map((r) => r.workflow_id);
   }
@@ -283,7 +219,7 @@ export class PostgresArchive implements ConversationArchive {
     await this.pool.end();
   }
 
-  private async entries(key: string, kind: EntryKind, first: number, last: number): Promise<SealedEntry[]> {
+  protected async entryRange(key: string, kind: EntryKind, first: number, last: number): Promise<SealedEntry[]> {
     const rows = await this.query<EntryRow>(
       'read',
       `SELECT ${this.columns()} FROM archive_entries
@@ -299,7 +235,7 @@ export class PostgresArchive implements ConversationArchive {
   }
 
   /** One transaction under the workflow id's advisory lock: gap check, current heads, plan, then the rows. */
-  private write(key: string, kind: EntryKind, entries: PreparedEntry[]): Promise<WriteOutcome> {
+  protected write(key: string, kind: EntryKind, entries: PreparedEntry[]): Promise<WriteOutcome> {
     const first = entries[0]?.seq;
     if (first === undefined) return Promise.resolve({ stored: 0, unchanged: 0, superseded: [] });
     const last = first + entries.length - 1;

@@ -46,6 +46,12 @@ export function searchRows(
   );
 }
 
+/** One form of a search's terms: as rows sealed with `keyId` hold them (`null`: plain rows). */
+export interface SearchVariant {
+  keyId: string | null;
+  terms: string[];
+}
+
 /**
  * @returns the forms `terms` must be searched in: as they are in plain rows (written before encryption was on), and
  *   as each configured key's tokens in that key's rows.
@@ -54,7 +60,7 @@ export function searchVariants(
   key: string,
   terms: readonly string[],
   cipher: ArchiveCipher | undefined
-): { keyId: string | null; terms: string[] }[] {
+): SearchVariant[] {
   const plain = { keyId: null, terms: [...terms] };
   return [
     plain,

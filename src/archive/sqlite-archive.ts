@@ -1,47 +1,21 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { FoldRecord } from '../core/fold/fold-record';
 import {
   ArchiveConfigError,
   ArchiveError,
   ArchiveUnavailableError,
-  type ArchivedMessage,
   type ArchiveSummary,
-  type ConversationArchive,
   type EntryKind,
-  type IdleKeysOptions,
   type PurgeOutcome,
-  type SearchRequest,
-  type FoldSummaryText,
-  type StoredSummary,
-  type SupersededRevision,
   type WriteOutcome,
 } from './archive';
-import {
-  checkFoldRecord,
-  checkIdleKeys,
-  checkKey,
-  checkNoGap,
-  checkNumber,
-  checkSeqs,
-  prepareEntries,
-  type PreparedEntry,
-} from './entries';
+import { CheckedArchive, type SealedSuperseded, type SearchWindow } from './checked-archive';
+import { checkNoGap, type IdleQuery, type PreparedEntry } from './entries';
 import type { ArchiveCipher } from './cipher';
 import { pendingMigrations, schemaVersionTable } from './migrations';
-import {
-  checkSearch,
-  ftsQuery,
-  mergeMatches,
-  paddedTerm,
-  searchRows,
-  searchVariants,
-  type SearchRow,
-} from './search-index';
-import { SealedRows, type SealedEntry, type SealedHead, type SealedSummary } from './sealed-rows';
-import { missingSeqs, orderAsAsked } from './read-order';
-import { checkSummary } from './summaries';
+import { ftsQuery, paddedTerm, searchRows, type SearchRow, type SearchVariant } from './search-index';
+import type { SealedEntry, SealedHead, SealedSummary } from './sealed-rows';
 
 /** Options of {@link SqliteArchive.open}. */
 export interface SqliteArchiveOptions {
@@ -64,7 +38,7 @@ type EntryRow = SealedEntry;
  * The embedded archive: one SQLite file (WAL journal, `synchronous = FULL`, so a commit survives a power loss), one
  * immediate transaction per write, so several processes on one host can share the file. Every read is by primary key.
  */
-export class SqliteArchive implements ConversationArchive {
+export class SqliteArchive extends CheckedArchive {
   readonly driver = 'sqlite';
   private readonly statements;
   /** Search statements by number of terms (prepared on first use: an old read-only file may lack the index). */
@@ -73,15 +47,14 @@ export class SqliteArchive implements ConversationArchive {
   private summaryStatements: ReturnType<typeof prepareSummaryStatements> | undefined;
   /** Prepared on first write, for the same reason (they name the key id column). */
   private writeStatements: ReturnType<typeof prepareWriteStatements> | undefined;
-  private readonly rows: SealedRows;
   /** `key_id`, or `NULL` in a read-only file written before the column existed (schema version 4). */
   private readonly keyId: string;
 
   private constructor(
     private readonly db: Database.Database,
-    private readonly cipher: ArchiveCipher | undefined
+    cipher: ArchiveCipher | undefined
   ) {
-    this.rows = new SealedRows(cipher);
+    super(cipher);
     const hasKeyId = db
       .prepare<[], { name: string }>("SELECT name FROM pragma_table_info('archive_entries')")
       .all()
@@ -145,145 +118,84 @@ export class SqliteArchive implements ConversationArchive {
     }
   }
 
-  append(key: string, startSeq: number, messages: readonly unknown[]): Promise<WriteOutcome> {
-    return settle(() => {
-      checkKey(key);
-      return this.write(key, 'message', prepareEntries('message', startSeq, messages));
-    });
+  protected entriesAt(key: string, seqs: readonly number[]): SealedEntry[] {
+    const found = this.guard(() =>
+      this.db.transaction(() => seqs.map((seq) => this.statements.one.get(key, 'message', seq)))()
+    );
+    return found.filter((r): r is EntryRow => r !== undefined);
   }
 
-  recordFold(key: string, record: FoldRecord): Promise<WriteOutcome> {
-    return settle(() => {
-      checkKey(key);
-      return this.write(key, 'fold', prepareEntries('fold', checkFoldRecord(record), [record]));
-    });
+  protected entryRange(key: string, kind: EntryKind, first: number, last: number): SealedEntry[] {
+    return this.guard(() => this.statements.range.all(key, kind, first, last));
   }
 
-  read(key: string, seqs: readonly number[]): Promise<ArchivedMessage[]> {
-    return settle(() => {
-      checkKey(key);
-      const wanted = checkSeqs(seqs);
-      const found = this.guard(() =>
-        this.db.transaction(() => wanted.map((seq) => this.statements.one.get(key, 'message', seq)))()
-      );
-      const rows = found.filter((r): r is EntryRow => r !== undefined);
-      missingSeqs(key, wanted, rows);
-      return orderAsAsked(
-        wanted,
-        rows.map((r) => this.rows.message(key, r))
-      );
-    });
+  protected matches(
+    key: string,
+    { keyId, terms }: SearchVariant,
+    { firstSeq, lastSeq, limit }: SearchWindow
+  ): number[] {
+    const statement = this.guard(() => this.searchStatement(terms.length));
+    return this.guard(() =>
+      statement.all(ftsQuery(terms), key, firstSeq, lastSeq, keyId, ...terms.map(paddedTerm), limit)
+    ).map((r) => r.seq);
   }
 
-  readRange(key: string, firstSeq: number, lastSeq: number): Promise<ArchivedMessage[]> {
-    return settle(() => {
-      checkKey(key);
-      const first = checkNumber(firstSeq, 'firstSeq');
-      const last = checkNumber(lastSeq, 'lastSeq');
-      return this.guard(() => this.statements.range.all(key, 'message', first, last)).map((r) =>
-        this.rows.message(key, r)
-      );
-    });
+  protected putSummary(key: string, row: SealedSummary): void {
+    this.guard(() =>
+      this.db.transaction(() => this.summarySql().put.run({ key, ...row, at: new Date().toISOString() })).immediate()
+    );
   }
 
-  readAll(key: string): Promise<ArchivedMessage[]> {
-    return this.readRange(key, 0, Number.MAX_SAFE_INTEGER);
+  protected summaryRows(key: string): (SealedSummary & { storedAt: string })[] {
+    return this.guard(() => this.summarySql().all.all(key)).map(({ stored_at, ...r }) => ({
+      ...r,
+      storedAt: stored_at,
+    }));
   }
 
-  search(key: string, request: SearchRequest): Promise<number[]> {
-    return settle(() => {
-      checkKey(key);
-      const { terms, firstSeq, lastSeq, limit } = checkSearch(request);
-      const statement = this.guard(() => this.searchStatement(terms.length));
-      const found = searchVariants(key, terms, this.cipher).map((v) =>
-        this.guard(() =>
-          statement.all(ftsQuery(v.terms), key, firstSeq, lastSeq, v.keyId, ...v.terms.map(paddedTerm), limit)
-        ).map((r) => r.seq)
-      );
-      return mergeMatches(found, limit);
-    });
+  protected counts(key: string): ArchiveSummary {
+    return this.guard(() =>
+      this.db.transaction(() => ({
+        messages: this.statements.count.get(key, 'message')?.n ?? 0,
+        lastSeq: this.statements.lastSeq.get(key, 'message')?.seq ?? null,
+        folds: this.statements.count.get(key, 'fold')?.n ?? 0,
+        superseded: this.statements.supersededCount.get(key)?.n ?? 0,
+      }))()
+    );
   }
 
-  folds(key: string): Promise<FoldRecord[]> {
-    return settle(() => {
-      checkKey(key);
-      const rows = this.guard(() => this.statements.range.all(key, 'fold', 0, Number.MAX_SAFE_INTEGER));
-      return rows.map((r) => this.rows.fold(key, r));
-    });
+  protected supersededRows(key: string): SealedSuperseded[] {
+    return this.guard(() => this.statements.supersededAll.all(key)).map(({ stored_at, superseded_at, ...r }) => ({
+      ...r,
+      storedAt: stored_at,
+      supersededAt: superseded_at,
+    }));
   }
 
-  recordSummary(key: string, summary: FoldSummaryText): Promise<void> {
-    return settle(() => {
-      checkKey(key);
-      const row = this.rows.sealSummary(key, checkSummary(summary));
-      this.guard(() =>
-        this.db.transaction(() => this.summarySql().put.run({ key, ...row, at: new Date().toISOString() })).immediate()
-      );
-    });
+  protected remove(key: string): PurgeOutcome {
+    const s = this.statements;
+    const outcome = this.guard(() =>
+      this.db
+        .transaction(() => {
+          // Prepared here, not with the others: a read-only file of an older schema has neither table.
+          // The FTS5 rows follow through the search table's delete trigger; its secure-delete keeps no term behind.
+          this.db.prepare('DELETE FROM archive_search WHERE workflow_id = ?').run(key);
+          this.db.prepare('DELETE FROM fold_summaries WHERE workflow_id = ?').run(key);
+          return {
+            messages: s.purgeEntries.run(key, 'message').changes,
+            folds: s.purgeEntries.run(key, 'fold').changes,
+            superseded: s.purgeSuperseded.run(key).changes,
+          };
+        })
+        .immediate()
+    );
+    // The journal still holds the pages as they were before the purge: copy the zeroed ones back and empty it.
+    this.guard(() => this.db.pragma('wal_checkpoint(TRUNCATE)'));
+    return outcome;
   }
 
-  summaries(key: string): Promise<StoredSummary[]> {
-    return settle(() => {
-      checkKey(key);
-      return this.guard(() => this.summarySql().all.all(key)).map((r) =>
-        this.rows.summary(key, { ...r, storedAt: r.stored_at })
-      );
-    });
-  }
-
-  summary(key: string): Promise<ArchiveSummary> {
-    return settle(() => {
-      checkKey(key);
-      return this.guard(() =>
-        this.db.transaction(() => ({
-          messages: this.statements.count.get(key, 'message')?.n ?? 0,
-          lastSeq: this.statements.lastSeq.get(key, 'message')?.seq ?? null,
-          folds: this.statements.count.get(key, 'fold')?.n ?? 0,
-          superseded: this.statements.supersededCount.get(key)?.n ?? 0,
-        }))()
-      );
-    });
-  }
-
-  superseded(key: string): Promise<SupersededRevision[]> {
-    return settle(() => {
-      checkKey(key);
-      return this.guard(() => this.statements.supersededAll.all(key)).map((r) =>
-        this.rows.superseded(key, { ...r, storedAt: r.stored_at, supersededAt: r.superseded_at })
-      );
-    });
-  }
-
-  purge(key: string): Promise<PurgeOutcome> {
-    return settle(() => {
-      checkKey(key);
-      const s = this.statements;
-      const outcome = this.guard(() =>
-        this.db
-          .transaction(() => {
-            // Prepared here, not with the others: a read-only file of an older schema has neither table.
-            // The FTS5 rows follow through the search table's delete trigger; its secure-delete keeps no term behind.
-            this.db.prepare('DELETE FROM archive_search WHERE workflow_id = ?').run(key);
-            this.db.prepare('DELETE FROM fold_summaries WHERE workflow_id = ?').run(key);
-            return {
-              messages: s.purgeEntries.run(key, 'message').changes,
-              folds: s.purgeEntries.run(key, 'fold').changes,
-              superseded: s.purgeSuperseded.run(key).changes,
-            };
-          })
-          .immediate()
-      );
-      // The journal still holds the pages as they were before the purge: copy the zeroed ones back and empty it.
-      this.guard(() => this.db.pragma('wal_checkpoint(TRUNCATE)'));
-      return outcome;
-    });
-  }
-
-  idleKeys(before: Date, options?: IdleKeysOptions): Promise<string[]> {
-    return settle(() => {
-      const { before: cutoff, after, limit } = checkIdleKeys(before, options);
-      return this.guard(() => this.statements.idle.all(after, cutoff, limit)).map((r) => r.workflow_id);
-    });
+  protected idle({ before, after, limit }: IdleQuery): string[] {
+    return this.guard(() => this.statements.idle.all(after, before, limit)).map((r) => r.workflow_id);
   }
 
   close(): Promise<void> {
@@ -303,7 +215,7 @@ export class SqliteArchive implements ConversationArchive {
   }
 
   /** One immediate (write-locked) transaction: gap check, current heads, plan, then the rows. */
-  private write(key: string, kind: EntryKind, entries: PreparedEntry[]): WriteOutcome {
+  protected write(key: string, kind: EntryKind, entries: PreparedEntry[]): WriteOutcome {
     const s = this.statements;
     const w = this.guard(() => this.writeSql());
     return this.guard(() =>

@@ -48,7 +48,8 @@ export function withFoldTarget(configured: SettingsPatch | undefined): SettingsP
  * taken over that target, which the worker's defaults would have given them anyway.
  * @param patch the start settings (unchecked). @default the defaults alone
  * @returns the merged settings.
- * @throws SettingsError naming the field, when they fit neither (the message is the one over the core's defaults).
+ * @throws SettingsError naming the field, when they fit neither (the message is the one over the new-conversation
+ *   target, the target the conversation would fold to).
  */
 export function mergeStartSettings(patch: unknown): ConversationSettings {
   try {
@@ -61,13 +62,11 @@ export function mergeStartSettings(patch: unknown): ConversationSettings {
 /**
  * @param patch the start settings, already refused over the core's defaults with `refusal`.
  * @returns them merged over the new-conversation target.
- * @throws `refusal` when they do not fit that either (or are refused for another field).
+ * @throws `refusal` when it is not a SettingsError; the SettingsError over the new-conversation target when they do
+ *   not fit that either: a conversation would fold to that target, so the message names it (`plan.targetRatio
+ *   (0.25)`), not the core's 0.5.
  */
 export function mergeOverNewTarget(patch: unknown, refusal: unknown): ConversationSettings {
   if (!(refusal instanceof SettingsError)) throw refusal;
-  try {
-    return mergeSettings(mergeSettings(defaultSettings, withFoldTarget(undefined)), patch);
-  } catch {
-    throw refusal;
-  }
+  return mergeSettings(mergeSettings(defaultSettings, withFoldTarget(undefined)), patch);
 }

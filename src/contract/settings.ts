@@ -59,7 +59,7 @@ export interface ConversationSettings extends FoldSettings {
   summarizer: SummarizerSettings;
   /**
    * Rules the model must keep verbatim whatever is folded: one rules element right after the system prompt (see
-   * `pins.ts`); `configure` replaces the list. At most 64 rules of 2 000 characters, 16 384 together; with pinned
+   * `pinned-messages.ts`); `configure` replaces the list. At most 64 rules of 2 000 characters, 16 384 together; with pinned
    * messages at most a quarter of the budget. Absent until rules are set. @default none
    */
   rules?: string[];

@@ -6,8 +6,9 @@ import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { ArchiveError, ArchiveGapError, ArchiveInputError, type ConversationArchive } from '../../src/archive/archive';
-import { MAX_ENTRIES_PER_CALL, MAX_ENTRY_BYTES, MAX_KEY_BYTES } from '../../src/archive/entries';
 import type { FoldRecord } from '../../src/core/fold/fold-record';
+import { MAX_ENTRIES_PER_CALL, MAX_ENTRY_BYTES, MAX_KEY_BYTES } from '../../src/archive/entries';
+import { foldRecord } from '../support/fold-records';
 import { mulberry32 } from '../support/rng';
 import { purgeConformance } from './conformance-purge';
 import { messageFor } from './writer-process';
@@ -26,31 +27,6 @@ let keys = 0;
 /** A key no other test uses (the suite's database is shared by its tests). */
 function freshKey(label: string): string {
   return `conversation-${label}-${process.pid}-${++keys}`;
-}
-
-export function foldRecord(number: number, overrides: Partial<FoldRecord> = {}): FoldRecord {
-  return {
-    number,
-    ok: true,
-    split: 10,
-    firstKept: { index: 10, hash: 'ab'.repeat(32) },
-    output: 'text',
-    droppedCount: 9,
-    tokensBefore: 9000,
-    tokensAfter: 3000,
-    usage: null,
-    responseId: null,
-    outputTypes: [],
-    attempts: 1,
-    pinned: [],
-    prefixHash: 'cd'.repeat(32),
-    error: null,
-    identifiers: { kept: 3, total: 3 },
-    archiveRange: { firstSeq: 1, lastSeq: 9 },
-    startedAt: 1_700_000_000_000,
-    finishedAt: 1_700_000_001_000,
-    ...overrides,
-  };
 }
 
 /** Runs the writer process; resolves with it once `until` (if given) shows on its stdout, else when it exits 0. */

@@ -18,7 +18,7 @@ import { SqliteArchive } from '../../src/archive/sqlite-archive';
 import { canonicalJson } from '../../src/core/hash';
 import { keyList, testCipher } from '../support/archive-keys';
 import { freshDatabase } from '../support/postgres';
-import { foldRecord } from './conformance';
+import { foldRecord } from '../support/fold-records';
 
 /** One database of a driver: open it (with or without a cipher), look at it at rest, change rows under it. */
 interface Rig {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PostgresArchive } from '../../src/archive/postgres-archive';
 import { conversationWorkflowId } from '../../src/contract/definitions';
-import { foldRecord } from '../archive/conformance';
+import { foldRecord } from '../support/fold-records';
 import { bin, run } from '../support/cli';
 import { freshDatabase } from '../support/postgres';
 

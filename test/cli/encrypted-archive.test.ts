@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteArchive } from '../../src/archive/sqlite-archive';
 import { conversationWorkflowId } from '../../src/contract/definitions';
-import { foldRecord } from '../archive/conformance';
+import { foldRecord } from '../support/fold-records';
 import { encryptedEnv, testCipher } from '../support/archive-keys';
 import { bin, run } from '../support/cli';
 

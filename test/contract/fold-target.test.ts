@@ -49,10 +49,12 @@ describe('new-conversation fold target', () => {
     assert.equal(resolveOptions(planOptions(low)).targetRatio, NEW_CONVERSATION_TARGET_RATIO);
     // Settings that fit the core's defaults are merged over those, as before (no target added).
     assert.deepEqual(mergeStartSettings({ triggerRatio: 0.8 }), mergeSettings(defaultSettings, { triggerRatio: 0.8 }));
+    // Refused over both targets: the message names the one the conversation would fold to, not the core's 0.5.
     assert.throws(
       () => mergeStartSettings({ triggerRatio: 0.2 }),
-      /triggerRatio \(0\.2\) must be above plan\.targetRatio \(0\.5\)/
+      /^SettingsError: triggerRatio \(0\.2\) must be above plan\.targetRatio \(0\.25\): a fold aims at the target/
     );
+    assert.equal(NEW_CONVERSATION_TARGET_RATIO, 0.25);
     assert.throws(() => mergeStartSettings({ triggerRatio: 0.4, plan: { targetRatio: 0.5 } }), /triggerRatio/);
     assert.throws(() => mergeStartSettings({ budget: 'x' }), /budget/);
   });

@@ -1,7 +1,7 @@
 /**
  * The start argument of `conversationWorkflow`: its type, the check of its shape, and its JSON Schema, from one
  * schema. Its `settings` are checked by `mergeSettings` (their schema is `schemas/settings.ts`), its
- * `carried` state by `checkCarried`, and the id against the workflow id by `checkStartInput`.
+ * `carried` state by `checkCarried` (`workflows/conversation/carried-schema.ts`), and the id against the workflow id by `checkStartInput`.
  */
 import * as z from 'zod/v4-mini';
 import { FORMER_TYPED_FORMAT_NAME, MESSAGE_FORMATS, type MessageFormatName } from '../../core/messages/format-name';
@@ -9,7 +9,8 @@ import type { SettingsPatch } from '../settings';
 import { limitsPatch } from './limits';
 import { says } from './leaves';
 
-const formatNames: [MessageFormatName, ...MessageFormatName[]] = [
+/** The format names a start input (and a carried state) may give: the formats, and the typed format's former name. */
+export const formatNames: [MessageFormatName, ...MessageFormatName[]] = [
   MESSAGE_FORMATS[0]!,
   ...MESSAGE_FORMATS.slice(1),
   FORMER_TYPED_FORMAT_NAME,

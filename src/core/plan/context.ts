@@ -5,7 +5,7 @@ import { cutGroups, safeCuts } from './safe-cut';
 
 /**
  * Expands a set of selected items to their whole cut groups (a call with its results, reasoning with what follows),
- * so a pinned item never leaves its partner behind. Instructions are excluded: they are hoisted anyway.
+ * so an item kept verbatim never leaves its partner behind. Instructions are excluded: they are hoisted anyway.
  */
 export function expandToGroups(items: readonly Item[], selected: (item: Item) => boolean): Set<number> {
   const groups = cutGroups(items);
@@ -26,15 +26,15 @@ export function policyContext(
   tokens: readonly number[],
   options: ResolvedOptions,
   fixedTokens: number,
-  pinned: ReadonlySet<number>
+  keptVerbatim: ReadonlySet<number>
 ): PolicyContext {
   const n = items.length;
   const tailTokens = new Array<number>(n + 1).fill(0);
   for (let i = n - 1; i >= 0; i--) {
     tailTokens[i] = tailTokens[i + 1]! + (items[i]!.role === 'instructions' ? 0 : tokens[i]!);
   }
-  const pinnedBefore = new Array<number>(n + 1).fill(0);
-  for (let i = 0; i < n; i++) pinnedBefore[i + 1] = pinnedBefore[i]! + (pinned.has(i) ? tokens[i]! : 0);
+  const verbatimBefore = new Array<number>(n + 1).fill(0);
+  for (let i = 0; i < n; i++) verbatimBefore[i + 1] = verbatimBefore[i]! + (keptVerbatim.has(i) ? tokens[i]! : 0);
   let instructionTokens = 0;
   let firstBody = n;
   items.forEach((it, i) => {
@@ -49,7 +49,7 @@ export function policyContext(
     fixedTokens,
     instructionTokens,
     tailTokens,
-    pinnedBefore,
+    verbatimBefore,
     firstBody,
   };
 }

@@ -1,4 +1,4 @@
-/** Fold planning: trigger, keep policies, shared safety rules, clipping, min-fold, pins and filter. */
+/** Fold planning: trigger, keep policies, shared safety rules, clipping, min-fold, the keep-verbatim selector and filter. */
 export { planFold } from './plan';
 export type { FoldPlan, PlanInput, PlanKind, PlanPredicates } from './types';
 export {
@@ -11,7 +11,7 @@ export {
   type ResolvedOptions,
 } from './options';
 export { safeCuts, safeAtOrBefore, cutGroups } from './safe-cut';
-export { matchesSelector } from './selector';
+export { keepVerbatim, matchesSelector } from './selector';
 export { triggerThreshold } from './trigger';
 export { roundStarts } from './policies/rounds';
 export { clipItem, clipOversized, type ClipResult } from './clip-oversized';

@@ -69,7 +69,10 @@ export interface CompactionOptions {
    * @default max(floor(budget / 8), 2 × emptySummaryTokens); 0 for `rounds`
    */
   minFoldTokens?: number;
-  /** Items of the folded part kept verbatim after the summary, with their call/result group. */
+  /**
+   * The keep-verbatim selector: items of the folded part kept verbatim after the summary, with their call/result
+   * group. (Not the `pin` flag of a conversation's message, which the workflow hands over through this selector.)
+   */
   pin?: ItemSelector;
   /** Items of the folded part the summarizer must not see; they still leave the context. */
   filter?: ItemSelector;

@@ -1,5 +1,5 @@
 /**
- * `planFold`: decide whether to fold and where. Trigger → policy → shared safety rules → pins and filter → min-fold.
+ * `planFold`: decide whether to fold and where. Trigger → policy → shared safety rules → keep-verbatim selector and filter → min-fold.
  * Pure and deterministic; indices are into the caller's array.
  */
 import { minFoldDecline } from './min-fold';
@@ -62,10 +62,11 @@ export function planFold(input: PlanInput): FoldPlan {
   const notYet = triggerDecline(o.policy === 'rounds' ? Infinity : total, threshold, n, o.minMessages);
   if (notYet) return no(notYet);
 
-  const isPinned = selectWith(o.pin, input.predicates?.pin);
+  // The keep-verbatim selector (`pin`: the option and the predicate) and the filter.
+  const isKeptVerbatim = selectWith(o.pin, input.predicates?.pin);
   const isFiltered = selectWith(o.filter, input.predicates?.filter);
-  const pinSet = expandToGroups(items, (it) => isPinned(it) && !isFiltered(it));
-  const ctx = policyContext(items, tokens, o, fixed, pinSet);
+  const selectedVerbatim = expandToGroups(items, (it) => isKeptVerbatim(it) && !isFiltered(it));
+  const ctx = policyContext(items, tokens, o, fixed, selectedVerbatim);
   const decision = POLICIES[o.policy](ctx);
   if (decision.kind === 'decline') return no(decision.reason);
 
@@ -76,12 +77,13 @@ export function planFold(input: PlanInput): FoldPlan {
   const instructions = items.filter((it) => it.role === 'instructions').map((it) => it.index);
   const head = range(0, split).filter((i) => items[i]!.role !== 'instructions');
   const tail = range(split, n).filter((i) => items[i]!.role !== 'instructions');
-  const pins = new Set(pinSet);
-  if (decision.kind === 'cut' && decision.pinOpener !== undefined && decision.pinOpener < split) {
-    for (const i of expandToGroups(items, (it) => it.index === decision.pinOpener)) pins.add(i);
+  const verbatim = new Set(selectedVerbatim);
+  if (decision.kind === 'cut' && decision.verbatimOpener !== undefined && decision.verbatimOpener < split) {
+    for (const i of expandToGroups(items, (it) => it.index === decision.verbatimOpener)) verbatim.add(i);
   }
-  const pinned = head.filter((i) => pins.has(i));
-  const dropped = head.filter((i) => !pins.has(i));
+  // `pinned` is the plan's (and the fold record's) name for the folded part's items kept verbatim.
+  const pinned = head.filter((i) => verbatim.has(i));
+  const dropped = head.filter((i) => !verbatim.has(i));
   const keep = [...instructions, ...pinned, ...tail];
   const keptTokens = sum(tokens, keep) + fixed;
   const moved = split === decision.split ? '' : ` (moved from ${decision.split} to the nearest safe cut)`;

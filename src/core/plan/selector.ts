@@ -1,6 +1,6 @@
 import { answersOf } from '../messages/pair';
 import type { Item } from '../messages/types';
-import type { ItemSelector } from './options';
+import type { CompactionOptions, ItemSelector } from './options';
 
 /**
  * Whether an item matches a selector: by id, role, caller index, or tool name (a call making that tool, or a result
@@ -25,4 +25,13 @@ export function selectWith(
   predicate: ((item: Item) => boolean) | undefined
 ): (item: Item) => boolean {
   return (item) => matchesSelector(item, selector) || (predicate ? predicate(item) : false);
+}
+
+/**
+ * @returns `options` with the items at `indices` added to its keep-verbatim selector (`pin`), so every fold keeps them
+ *   verbatim after the summary; `options` itself when there are none.
+ */
+export function keepVerbatim<O extends CompactionOptions>(options: O, indices: readonly number[]): O {
+  if (indices.length === 0) return options;
+  return { ...options, pin: { ...options.pin, indices: [...(options.pin?.indices ?? []), ...indices] } };
 }

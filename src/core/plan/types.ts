@@ -42,7 +42,7 @@ export interface FoldPlan {
   tokens: number;
   /** `floor(budget × triggerRatio)`. */
   threshold: number;
-  /** Items before `split` are the folded part (apart from hoisted instructions and pins); 0 when nothing is folded. */
+  /** Items before `split` are the folded part (apart from hoisted instructions and items kept verbatim); 0 when nothing is folded. */
   split: number;
   /** Items the summarizer sees (folded part minus instructions and filtered items), in order. */
   summarize: number[];

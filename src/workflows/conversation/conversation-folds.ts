@@ -15,7 +15,7 @@ import { offlineSummarizer } from '../../contract/summarizer-settings';
 import { CancellationScope, condition } from '@temporalio/workflow';
 import { startsWith } from '../../core/fold/backoff';
 import type { Transcript } from '../../core/messages/types';
-import { triggerThreshold, type FoldPlan } from '../../core/plan';
+import { keepVerbatim, triggerThreshold, type FoldPlan } from '../../core/plan';
 import type { ConversationState } from './conversation-state';
 import { foldSettingsOf } from '../../contract/fold-settings';
 import { beginFold, summarizeOutcome, type FoldTicket, type SummaryOutcome } from '../fold/fold-step';
@@ -25,7 +25,7 @@ import type { FoldProgress } from '../../contract/fold-progress';
 import { layoutNow, prefixStands, progressOf, type PendingFold } from './pending-fold';
 import { observeBackoff } from './observe';
 import { planOptions, type RunLimits } from '../../contract/settings';
-import { pinnedIndices } from './pins';
+import { pinnedIndices } from './pinned-messages';
 import { fallbackFold, replaceFallback, type FoldKit } from './fallback-fold';
 import { archiveRangeOf, FoldCommit, summarizeTicket, type FoldOutcome } from './fold-run';
 
@@ -280,10 +280,11 @@ export class ConversationFolds {
     const transcript = this.state.transcript();
     const counted = this.state.countedTokens();
     const estimate = this.estimate();
-    const options = { ...planOptions(s.settings), triggerRatio, ...(forced ? { minFoldTokens: 0 } : {}) };
-    const pinned = pinnedIndices(s.live);
-    // Messages the caller pinned are kept verbatim by every fold, as `plan.pin` keeps what it selects.
-    if (pinned.length > 0) options.pin = { ...options.pin, indices: [...(options.pin?.indices ?? []), ...pinned] };
+    // Messages the caller pinned go to the planner through its keep-verbatim selector, so every fold keeps them.
+    const options = keepVerbatim(
+      { ...planOptions(s.settings), triggerRatio, ...(forced ? { minFoldTokens: 0 } : {}) },
+      pinnedIndices(s.live)
+    );
     if (forced) {
       // Compact now keeps the share of the context a fold at the trigger would keep (the `auto` target, scaled down
       // with the context; the other policies keep what they always keep).

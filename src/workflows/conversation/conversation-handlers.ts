@@ -45,14 +45,14 @@ import { appendShapeProblem, checkAppendProtocol } from './validate-append';
 import { appendHash } from './append-checks';
 import { appendStateProblem, validateRewind } from './handler-validators';
 import {
-  hasPinField,
+  hasPinFlag,
   isRulesEntry,
-  PinBudgetError,
+  PinnedBudgetError,
   pinnedTokens,
   prepareRules,
-  splitPins,
+  splitPinFlags,
   type PreparedRules,
-} from './pins';
+} from './pinned-messages';
 import type { Recount, StagedAppend } from './conversation-state';
 import type { EntryKey } from '../../contract/patch';
 import { prefixReuse, type PrefixReuse } from '../../contract/prefix-reuse';
@@ -71,11 +71,11 @@ interface Stored {
   version?: number;
 }
 
-/** An append staged for storing: what the caller sent, split from its pins, with the answers of abandoned calls. */
+/** An append staged for storing: what the caller sent, split from its pin flags, with the answers of abandoned calls. */
 interface Staging {
-  /** Whether the append involves pins or rules (`usesPins`). */
-  pins: boolean;
-  split: ReturnType<typeof splitPins> | null;
+  /** Whether the append involves pinned messages or rules (`usesPinnedMessages`). */
+  pinnedOrRules: boolean;
+  split: ReturnType<typeof splitPinFlags> | null;
   hash: string | undefined;
   staged: StagedAppend;
   inLive: ReturnType<typeof withAbandonedAnswers>['inLive'];
@@ -156,8 +156,8 @@ export class ConversationHandlers {
   private async store(input: AppendInput, stored: Stored): Promise<Staging> {
     const staging = this.stage(input);
     await this.refreshFixedTokens(input);
-    // Checked before anything is archived: pins over their share of the budget store nothing.
-    const rules = staging.pins ? await this.prepareRulesFor(staging) : null;
+    // Checked before anything is archived: pinned messages and rules over their share of the budget store nothing.
+    const rules = staging.pinnedOrRules ? await this.prepareRulesFor(staging) : null;
     if (staging.staged.messages.length > 0) {
       await this.ingest(input, staging, stored);
       await this.lighten(staging.staged);
@@ -168,11 +168,11 @@ export class ConversationHandlers {
     return staging;
   }
 
-  /** Stages an append: pins split off, calls left unanswered given their answers, nothing committed yet. */
+  /** Stages an append: pin flags split off, calls left unanswered given their answers, nothing committed yet. */
   private stage(input: AppendInput): Staging {
-    const pins = this.usesPins(input);
+    const pinnedOrRules = this.usesPinnedMessages(input);
     // `pin` never reaches the model or the archive: the messages are stored without it, their entries marked.
-    const split = pins ? splitPins(input) : null;
+    const split = pinnedOrRules ? splitPinFlags(input) : null;
     // What a numbered append sent, so a later reuse of its number with other messages is refused (validator).
     const hash = input.clientSeq !== undefined ? appendHash(input.messages) : undefined;
     let staged: StagedAppend;
@@ -192,7 +192,7 @@ export class ConversationHandlers {
     const positions = (of: Set<number> | undefined): number[] =>
       of ? abandoned.staged.sentIndex.flatMap((sent, i) => (of.has(sent) ? [i] : [])) : [];
     return {
-      pins,
+      pinnedOrRules,
       split,
       hash,
       staged: abandoned.staged,
@@ -241,7 +241,7 @@ export class ConversationHandlers {
       staging.hash
     );
     const first = s.live.length - staged.messages.length;
-    this.state.pin(staging.pinnedNew.map((i) => first + i));
+    this.state.markPinned(staging.pinnedNew.map((i) => first + i));
     this.state.insertInLive(inLive, ingested.counts.slice(staged.messages.length));
     Object.assign(stored, { stored: true, version: s.version });
   }
@@ -289,10 +289,13 @@ export class ConversationHandlers {
     return reuse;
   }
 
-  /** Whether an append involves pins or rules (so they are split and counted): a `pin` field, rules set or in place. */
-  private usesPins(input: AppendInput): boolean {
+  /**
+   * Whether an append involves pinned messages or rules (so they are split and counted): a `pin` field, rules set or
+   * in place.
+   */
+  private usesPinnedMessages(input: AppendInput): boolean {
     const s = this.state.carried;
-    return hasPinField(input) || (s.settings.rules ?? []).length > 0 || s.live.some(isRulesEntry);
+    return hasPinFlag(input) || (s.settings.rules ?? []).length > 0 || s.live.some(isRulesEntry);
   }
 
   /**
@@ -316,7 +319,7 @@ export class ConversationHandlers {
         count: async (raw) => (await count([raw]))[0] ?? 0,
       });
     } catch (err) {
-      throw err instanceof PinBudgetError ? new AppendRejected(err.message) : err;
+      throw err instanceof PinnedBudgetError ? new AppendRejected(err.message) : err;
     }
   }
 
@@ -383,7 +386,7 @@ export class ConversationHandlers {
             (await local.countTokens({ model: next.model, format: s.format!, messages: [raw] })).counts[0] ?? 0,
         });
       } catch (err) {
-        throw rejected(err instanceof PinBudgetError ? new SettingsError(err.message) : err);
+        throw rejected(err instanceof PinnedBudgetError ? new SettingsError(err.message) : err);
       }
     }
     let recount: Recount | undefined;

@@ -21,7 +21,7 @@ import type { AppendInput, ContextPatch, ContextSnapshot } from '../../contract/
 import { diffContext, type EntryKey } from '../../contract/patch';
 import type { PendingFold } from './pending-fold';
 import type { SummaryOutcome } from '../fold/fold-step';
-import { placeRules, type PreparedRules } from './pins';
+import { placeRules, type PreparedRules } from './pinned-messages';
 import { noteSent, type SentContext } from './sent-contexts';
 import { defaultLimits, type ConversationSettings, type RunLimits } from '../../contract/settings';
 import { isRetry, noteApplied } from './writers';
@@ -491,13 +491,13 @@ export class ConversationState {
    * Marks live messages as pinned (every fold keeps them verbatim, `clear` keeps them).
    * @throws RangeError for a position outside the live context, before marking any.
    */
-  pin(indices: readonly number[]): void {
+  markPinned(indices: readonly number[]): void {
     const bad = indices.find((i) => this.data.live[i] === undefined);
     if (bad !== undefined) throw new RangeError(`no live message at position ${bad}`);
     for (const i of indices) this.data.live[i]!.pinned = true;
   }
 
-  /** Puts a prepared rules element in place after the leading instructions (see `pins.ts`); bumps the version. */
+  /** Puts a prepared rules element in place after the leading instructions (see `pinned-messages.ts`); bumps the version. */
   placeRules(rules: PreparedRules): void {
     const t = this.transcript();
     placeRules(this.data.live, rules, (i) => t.items[i]?.role === 'instructions', this.data.version + 1);

@@ -8,7 +8,7 @@ import { tooDeep } from '../../core/input/known-keys';
 import { SUMMARY_MARKER } from '../../core/messages/summary-marker';
 import { contentText } from '../../core/messages/text';
 import { utf8Length } from '../../contract/bytes';
-import { pinProblem } from '../../contract/pin-rules';
+import { pinFlagProblem } from '../../contract/pinned-message-checks';
 import { show } from '../../contract/show-value';
 import { toolsProblem } from '../../contract/tool-schemas';
 import { checkProtocol } from '../../contract/protocol-version';
@@ -71,7 +71,7 @@ export function appendShapeProblem(input: unknown): string | undefined {
 function messageProblem(raw: unknown): string | undefined {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined; // the adapters name this
   const msg = raw as Record<string, unknown>;
-  const pin = pinProblem(msg);
+  const pin = pinFlagProblem(msg);
   if (pin) return pin;
   if (Array.isArray(msg.content)) {
     for (let p = 0; p < msg.content.length; p++) {

@@ -12,7 +12,7 @@ import { problemOf } from '../../contract/schemas/problem';
 import { startFields } from '../../contract/schemas/start';
 import { workflowIdPrefix } from '../../contract/definitions';
 import { show } from '../../contract/show-value';
-import { checkCarried } from './validate-carried';
+import { checkCarried } from './carried-schema';
 import { checkProtocol } from '../../contract/protocol-version';
 
 /** A checked start argument. */

@@ -1,27 +1,15 @@
 import { strict as assert } from 'node:assert';
 import { FoldRecordError, parseFoldRecord, type FoldRecord } from '../../../src/core/fold/fold-record';
+import { foldRecord } from '../../support/fold-records';
 
-const ok: FoldRecord = {
-  number: 1,
-  ok: true,
-  split: 40,
+/** A record with every optional part filled: a reported usage, a response id, a pinned item, a kept item's id. */
+const ok: FoldRecord = foldRecord(1, {
   firstKept: { index: 40, id: 'msg_1', hash: 'ab'.repeat(32) },
-  output: 'text',
-  droppedCount: 39,
-  tokensBefore: 29_000,
-  tokensAfter: 9_000,
   usage: { inputTokens: 20_000, outputTokens: 900, totalTokens: 20_900, cachedInputTokens: 0 },
   responseId: 'resp_1',
   outputTypes: ['message'],
-  attempts: 1,
   pinned: [3],
-  prefixHash: 'cd'.repeat(32),
-  error: null,
-  identifiers: { kept: 17, total: 18 },
-  archiveRange: { firstSeq: 1, lastSeq: 39 },
-  startedAt: 1_700_000_000_000,
-  finishedAt: 1_700_000_004_000,
-};
+});
 
 describe('core/fold/fold-record', () => {
   it('is plain JSON: a record round-trips and parses back', () => {

@@ -9,7 +9,7 @@ import {
 } from '../../../src/workflows/conversation/conversation-state';
 import type { PendingFold } from '../../../src/workflows/conversation/pending-fold';
 import type { SummaryOutcome } from '../../../src/workflows/fold/fold-step';
-import { foldRecord } from '../../archive/conformance';
+import { foldRecord } from '../../support/fold-records';
 import { defaultSettings } from '../../../src/contract/settings';
 import { corpusConversation } from '../../support/corpus';
 
@@ -184,9 +184,9 @@ describe('ConversationState transitions', () => {
 
   it('pin marks live messages; a position outside the context is refused', () => {
     const state = twoTurns();
-    state.pin([1]);
+    state.markPinned([1]);
     assert.equal(state.carried.live[1]!.pinned, true);
-    refused(state, () => state.pin([2, 9]), /no live message at position 9/);
+    refused(state, () => state.markPinned([2, 9]), /no live message at position 9/);
     assert.equal(state.carried.live[2]!.pinned, undefined);
   });
 
@@ -263,7 +263,7 @@ describe('ConversationState transitions', () => {
 
   it('clear: keeps instructions and pinned messages, forgets the back-off, the removed ids and the anchor', () => {
     const state = twoTurns();
-    state.pin([3]);
+    state.markPinned([3]);
     withCalibration(state);
     state.recordFold(foldRecord(state.nextFoldNumber(), { ok: false }), {
       backoff: { prefixHash: 'ab', split: 3, tokens: 25, failures: 1, at: null },

@@ -1,18 +1,10 @@
 """durable-compaction for Python: ``ConversationClient`` over the ``temporalio`` SDK, and the payload codec compatible
 with the worker's AES-GCM codec. See docs/client.md ("Using it from Python")."""
 
+from . import errors
 from .client import ConversationClient, Prepared
 from .codec import AesGcmPayloadCodec, CodecConfigError, PayloadDecryptError, encrypting_data_converter, parse_key_list
-from .errors import (
-    ConversationClosedError,
-    ConversationRunEnded,
-    ConversationUnavailableError,
-    ConversationUpdateError,
-    InvalidConversationId,
-    SettingsError,
-    Stored,
-    UnansweredCallError,
-)
+from .errors import *  # the errors the client raises, as errors.__all__ lists them
 from .patch import apply_patch
 from .protocol import PROTOCOL_VERSION, conversation_workflow_id
 
@@ -21,18 +13,11 @@ __all__ = [
     "AesGcmPayloadCodec",
     "CodecConfigError",
     "ConversationClient",
-    "ConversationClosedError",
-    "ConversationRunEnded",
-    "ConversationUnavailableError",
-    "ConversationUpdateError",
-    "InvalidConversationId",
     "PayloadDecryptError",
     "Prepared",
-    "SettingsError",
-    "Stored",
-    "UnansweredCallError",
     "apply_patch",
     "conversation_workflow_id",
     "encrypting_data_converter",
     "parse_key_list",
 ]
+__all__ += errors.__all__

@@ -8,6 +8,17 @@ from typing import Literal, Union
 from temporalio.client import WorkflowUpdateFailedError
 from temporalio.exceptions import ApplicationError
 
+__all__ = [
+    "ConversationClosedError",
+    "ConversationRunEnded",
+    "ConversationUnavailableError",
+    "ConversationUpdateError",
+    "InvalidConversationId",
+    "SettingsError",
+    "Stored",
+    "UnansweredCallError",
+]
+
 #: Whether a failed call's messages are in the conversation: ``"unknown"`` only when the server stayed unreachable.
 Stored = Union[bool, Literal["unknown"]]
 

@@ -8,8 +8,8 @@ function openerOf(ctx: PolicyContext, s: number): number | undefined {
   return undefined;
 }
 
-/** The opener to pin for a cut at `s`, when pinning is on and the opener is small enough. */
-function pinnableOpener(ctx: PolicyContext, s: number): number | undefined {
+/** The turn opener to keep verbatim for a cut at `s`, when `pinTurnOpening` is on and the opener is small enough. */
+function openerToKeep(ctx: PolicyContext, s: number): number | undefined {
   const t = openerOf(ctx, s);
   if (t === undefined || ctx.options.pinTurnOpening <= 0) return undefined;
   return ctx.tokens[t]! <= ctx.options.pinTurnOpening * ctx.options.budget ? t : undefined;
@@ -18,8 +18,8 @@ function pinnableOpener(ctx: PolicyContext, s: number): number | undefined {
 /** Size of the folded context for a cut at `s`, without the summary itself. */
 function keptCost(ctx: PolicyContext, s: number, opener: number | undefined): number {
   const openerTokens =
-    opener !== undefined && ctx.pinnedBefore[opener + 1] === ctx.pinnedBefore[opener] ? ctx.tokens[opener]! : 0;
-  return ctx.fixedTokens + ctx.instructionTokens + ctx.pinnedBefore[s]! + ctx.tailTokens[s]! + openerTokens;
+    opener !== undefined && ctx.verbatimBefore[opener + 1] === ctx.verbatimBefore[opener] ? ctx.tokens[opener]! : 0;
+  return ctx.fixedTokens + ctx.instructionTokens + ctx.verbatimBefore[s]! + ctx.tailTokens[s]! + openerTokens;
 }
 
 /**
@@ -44,7 +44,7 @@ export const autoPolicy: Policy = (ctx) => {
   for (let s = ctx.firstBody + 1; s < n && (anyCut === undefined || turnCut === undefined); s++) {
     if (!ctx.safe[s]) continue;
     const turn = ctx.items[s]!.turnStart;
-    if (anyCut === undefined && keptCost(ctx, s, turn ? undefined : pinnableOpener(ctx, s)) <= target) anyCut = s;
+    if (anyCut === undefined && keptCost(ctx, s, turn ? undefined : openerToKeep(ctx, s)) <= target) anyCut = s;
     if (turnCut === undefined && turn && keptCost(ctx, s, undefined) <= target) turnCut = s;
   }
   if (
@@ -58,21 +58,21 @@ export const autoPolicy: Policy = (ctx) => {
     };
   }
   if (anyCut !== undefined) {
-    const opener = pinnableOpener(ctx, anyCut);
+    const opener = openerToKeep(ctx, anyCut);
     return {
       kind: 'cut',
       split: anyCut,
       reason: `auto: cut at a safe point inside a turn, within the target of ${target} tokens`,
-      ...(opener === undefined ? {} : { pinOpener: opener }),
+      ...(opener === undefined ? {} : { verbatimOpener: opener }),
     };
   }
   const s = shortestSafeTail(ctx);
   if (s === undefined) return { kind: 'decline', reason: 'auto: no safe cut keeps an item and folds one' };
-  const opener = pinnableOpener(ctx, s);
+  const opener = openerToKeep(ctx, s);
   return {
     kind: 'cut',
     split: s,
     reason: `auto: no safe cut meets the target of ${target} tokens; keeping the shortest safe tail`,
-    ...(opener === undefined ? {} : { pinOpener: opener }),
+    ...(opener === undefined ? {} : { verbatimOpener: opener }),
   };
 };

@@ -13,15 +13,15 @@ export interface PolicyContext {
   instructionTokens: number;
   /** `tailTokens[s]`: tokens of the non-instructions items at or after s. Length n + 1. */
   tailTokens: readonly number[];
-  /** `pinnedBefore[s]`: tokens of pin-selected, non-instructions items before s. Length n + 1. */
-  pinnedBefore: readonly number[];
+  /** `verbatimBefore[s]`: tokens of the non-instructions items the keep-verbatim selector holds before s. Length n + 1. */
+  verbatimBefore: readonly number[];
   /** Index of the first non-instructions item (n when there is none): a cut must be past it to fold anything. */
   firstBody: number;
 }
 
 /** A policy's answer: a cut (made safe by the caller), or a reason not to fold. */
 export type PolicyDecision =
-  | { kind: 'cut'; split: number; reason: string; pinOpener?: number }
+  | { kind: 'cut'; split: number; reason: string; verbatimOpener?: number }
   | { kind: 'truncate'; split: number; reason: string }
   | { kind: 'decline'; reason: string };
 

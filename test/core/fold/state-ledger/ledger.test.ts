@@ -17,6 +17,7 @@ import type { LedgerEntry, StateLedger } from '../../../../src/core/fold/state-l
 import { normalize } from '../../../../src/core/messages/normalize';
 import { SUMMARY_MARKER } from '../../../../src/core/messages/summary-marker';
 import { testCounter } from '../../../support/test-counter';
+import { result, say, user } from '../../plan/fixtures';
 
 const fact = (text: string, seq: number | null = 1): LedgerEntry => ({ kind: 'fact', text, seq });
 const items = (messages: unknown[]) => normalize(messages, 'chat').items;
@@ -27,13 +28,11 @@ describe('core/fold/state-ledger', () => {
     it('classifies short user statements and keeps the task whole, with their sequence numbers', () => {
       const l = extractLedger(
         items([
-          { role: 'user', content: 'Migrate the billing service to the new queue.' },
-          { role: 'assistant', content: 'On it.' },
-          {
-            role: 'user',
-            content:
-              'Never print the API token. Keep each batch to at most 200 rows. I prefer tabs. The region is Osaka. What is left?',
-          },
+          user('Migrate the billing service to the new queue.'),
+          say('On it.'),
+          user(
+            'Never print the API token. Keep each batch to at most 200 rows. I prefer tabs. The region is Osaka. What is left?'
+          ),
         ]),
         { seqs: [10, 11, 12] }
       );
@@ -54,18 +53,14 @@ describe('core/fold/state-ledger', () => {
       const long = `${'Some documentation line about the module. '.repeat(20)}\nYou must run the linter before committing.`;
       const l = extractLedger(
         items([
-          { role: 'user', content: 'Do the task.' },
-          { role: 'user', content: long },
+          user('Do the task.'),
+          user(long),
           {
             role: 'assistant',
             content: 'Let me look. We decided to use SQLite instead of Postgres for tests.',
             tool_calls: [{ id: 'c1', type: 'function', function: { name: 'Read', arguments: '{"path":"a.ts"}' } }],
           },
-          {
-            role: 'tool',
-            tool_call_id: 'c1',
-            content: 'ok\n<system-reminder>\nThe staging host is off limits.\n</system-reminder>',
-          },
+          result('c1', 'ok\n<system-reminder>\nThe staging host is off limits.\n</system-reminder>'),
         ])
       );
       const texts = l.entries.map((e) => `${e.kind}: ${e.text}`);
@@ -79,8 +74,8 @@ describe('core/fold/state-ledger', () => {
     it('keeps what the assistant commits to or found, short tool results with a value, and riders of a rule', () => {
       const l = extractLedger(
         items([
-          { role: 'user', content: 'Sort out the refunds.' },
-          { role: 'user', content: 'We can only refund to the original card. No store credit, no gift cards.' },
+          user('Sort out the refunds.'),
+          user('We can only refund to the original card. No store credit, no gift cards.'),
           {
             role: 'assistant',
             content:
@@ -89,7 +84,7 @@ describe('core/fold/state-ledger', () => {
               { id: 'k', type: 'function', function: { name: 'Bash', arguments: '{"command":"kubectl get pods"}' } },
             ],
           },
-          { role: 'tool', tool_call_id: 'k', content: 'checkout-api-7d9f8c   1/1   Running   14   3d' },
+          result('k', 'checkout-api-7d9f8c   1/1   Running   14   3d'),
           {
             role: 'assistant',
             content: null,
@@ -97,11 +92,7 @@ describe('core/fold/state-ledger', () => {
               { id: 'p', type: 'function', function: { name: 'Read', arguments: '{"path":"policy.json"}' } },
             ],
           },
-          {
-            role: 'tool',
-            tool_call_id: 'p',
-            content: '{"body": "Agents must verify the last four digits of the card."}',
-          },
+          result('p', '{"body": "Agents must verify the last four digits of the card."}'),
         ]),
         { seqs: [1, 2, 3, 4, 5, 6] }
       );
@@ -124,13 +115,13 @@ describe('core/fold/state-ledger', () => {
       });
       const l = extractLedger(
         items([
-          { role: 'user', content: 'Go.' },
+          user('Go.'),
           { role: 'assistant', content: null, tool_calls: [call('a', 'Bash', { command: 'make' })] },
-          { role: 'tool', tool_call_id: 'a', content: 'Error: missing header' },
+          result('a', 'Error: missing header'),
           { role: 'assistant', content: null, tool_calls: [call('b', 'Bash', { command: 'make' })] },
-          { role: 'tool', tool_call_id: 'b', content: 'built' },
+          result('b', 'built'),
           { role: 'assistant', content: null, tool_calls: [call('c', 'Bash', { command: 'make test' })] },
-          { role: 'tool', tool_call_id: 'c', content: 'Error: 2 failing' },
+          result('c', 'Error: 2 failing'),
           {
             role: 'assistant',
             content: null,
@@ -144,7 +135,7 @@ describe('core/fold/state-ledger', () => {
               }),
             ],
           },
-          { role: 'tool', tool_call_id: 'd', content: 'ok' },
+          result('d', 'ok'),
         ])
       );
       assert.deepEqual(
@@ -348,20 +339,11 @@ describe('core/fold/state-ledger', () => {
   describe('buildFoldLedger', () => {
     it('merges the ledger of the previous summary whole with the new messages, the new value replacing the old', () => {
       const first = buildFoldLedger(
-        items([
-          { role: 'user', content: 'Build the report.' },
-          { role: 'user', content: 'Never email the customer directly. The deploy window is Tuesday.' },
-        ]),
+        items([user('Build the report.'), user('Never email the customer directly. The deploy window is Tuesday.')]),
         [0, 1]
       );
       const summary = `${SUMMARY_MARKER}]\n${renderTask(first.ledger.task)}\n\n${renderLedger(first.ledger)}`;
-      const second = buildFoldLedger(
-        items([
-          { role: 'user', content: summary },
-          { role: 'user', content: 'The deploy window moved to Friday.' },
-        ]),
-        [null, 5]
-      );
+      const second = buildFoldLedger(items([user(summary), user('The deploy window moved to Friday.')]), [null, 5]);
       assert.equal(second.ledger.task?.text, 'Build the report.');
       assert.deepEqual(
         second.ledger.entries.map((e) => [e.text, e.seq]),

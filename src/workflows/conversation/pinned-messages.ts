@@ -1,9 +1,10 @@
 /**
- * Pins from the client: rules that must stay verbatim through every fold.
+ * Pinned messages: what the caller marks to stay verbatim through every fold (not the planner's keep-verbatim
+ * selector, `plan.pin`, which they are handed to at each fold).
  *
  * - `pin: true` on an appended user, system or developer message: the flag is stripped (the model never sees it, the
  *   archive stores the message without it) and the live entry is marked pinned; every fold keeps it verbatim after the
- *   summary (as `plan.pin` does), so it leaves the context only by `rewind`.
+ *   summary (the conversation adds it to the keep-verbatim selector), so it leaves the context only by `rewind`.
  * - `settings.rules` (strings): one rules element right after the leading instructions, in the conversation's format
  *   (chat `system`, Responses `developer`, typed-message `instructions`). It is an instructions item, so folds keep it in front,
  *   and it sits in the prompt's stable prefix (system prompt + rules), which a provider's prompt cache reuses across
@@ -26,7 +27,7 @@ const RULES_UID = 'rules.';
 export const RULES_TITLE = 'Rules for this conversation (kept verbatim, whatever is summarised):';
 
 /** @returns true when an append carries a `pin` field on any message. */
-export function hasPinField(input: AppendInput): boolean {
+export function hasPinFlag(input: AppendInput): boolean {
   return Array.isArray(input?.messages) && input.messages.some((m) => isRecord(m) && 'pin' in m);
 }
 
@@ -35,7 +36,7 @@ export function hasPinField(input: AppendInput): boolean {
  * @returns the input with copies of the flagged messages (without `pin`), the positions that had a `pin` field, and
  *   those pinned with `true`.
  */
-export function splitPins(input: AppendInput): {
+export function splitPinFlags(input: AppendInput): {
   input: AppendInput;
   flagged: Set<number>;
   pinned: Set<number>;
@@ -65,7 +66,7 @@ export function pinnedTokens(live: readonly LiveEntry[]): number {
 /**
  * @returns why pinned content of `tokens` does not fit `budget` (the quarter it may take), or undefined when it fits.
  */
-export function pinBudgetProblem(tokens: number, budget: number): string | undefined {
+export function pinnedBudgetProblem(tokens: number, budget: number): string | undefined {
   const limit = Math.floor(budget * MAX_PINNED_SHARE);
   if (tokens <= limit) return undefined;
   return `pinned messages and rules would take ${tokens} tokens, over the ${limit} they may take (a quarter of the budget of ${budget}): nothing was stored; unpin or shorten them, or raise the budget`;
@@ -95,8 +96,8 @@ export function rulesElement(format: MessageFormat, rules: readonly string[]): u
 }
 
 /** Pinned messages and rules over their share of the budget (the caller maps it to its failure type). */
-export class PinBudgetError extends Error {
-  override readonly name = 'PinBudgetError';
+export class PinnedBudgetError extends Error {
+  override readonly name = 'PinnedBudgetError';
 }
 
 /** The rules element to place, when the live context must change (see {@link prepareRules}). */
@@ -111,7 +112,7 @@ export interface PreparedRules {
  * Counts the rules element only when it is new or changed (one activity call).
  * @param addedPinned tokens of pinned messages about to be appended.
  * @returns the change, or `null` when the live context already holds the right element (or none is needed).
- * @throws PinBudgetError when pinned messages and rules would take more than a quarter of `budget`.
+ * @throws PinnedBudgetError when pinned messages and rules would take more than a quarter of `budget`.
  */
 export async function prepareRules(input: {
   live: readonly LiveEntry[];
@@ -126,8 +127,8 @@ export async function prepareRules(input: {
   const same = current !== undefined && wanted !== null && JSON.stringify(current.raw) === JSON.stringify(wanted);
   const tokens = wanted === null ? 0 : same ? current.tokens : await input.count(wanted);
   const others = pinnedTokens(input.live) - (current?.tokens ?? 0);
-  const problem = pinBudgetProblem(others + input.addedPinned + tokens, input.budget);
-  if (problem) throw new PinBudgetError(problem);
+  const problem = pinnedBudgetProblem(others + input.addedPinned + tokens, input.budget);
+  if (problem) throw new PinnedBudgetError(problem);
   if (same || (current === undefined && wanted === null)) return null;
   return { element: wanted, tokens };
 }

@@ -1,6 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { normalize } from '../../../src/core/messages/normalize';
 import { planFold } from '../../../src/core/plan/plan';
+import type { CompactionOptions } from '../../../src/core/plan/options';
+import { keepVerbatim } from '../../../src/core/plan/selector';
 import { calls, plan, result, say, sys, user } from './fixtures';
 
 const msgs = [
@@ -16,7 +18,7 @@ const msgs = [
 ];
 const base = { budget: 1, policy: 'items' as const, keepLast: 2, minFoldTokens: 0 };
 
-describe('pins and filter (seed 002 WithPin, WithFilter)', () => {
+describe('keep-verbatim selector (`pin`) and filter (seed 002 WithPin, WithFilter)', () => {
   it('keeps pinned items of the folded part verbatim after the summary, and still summarises them', () => {
     const { plan: p } = plan(msgs, { ...base, pin: { indices: [1] } });
     assert.deepEqual(p.pinned, [1]);
@@ -76,6 +78,16 @@ describe('pins and filter (seed 002 WithPin, WithFilter)', () => {
     const { plan: p } = plan([user('a'), say('b'), user('c'), say('d')], { ...base, filter: { indices: [0, 1] } });
     assert.equal(p.fold, false);
     assert.match(p.reason, /filtered out/);
+  });
+
+  it('takes more items to keep verbatim (the pinned messages of a conversation) beside the selector given', () => {
+    const options = { ...base, pin: { tools: ['note'], indices: [5] } };
+    assert.equal(keepVerbatim(options, []), options);
+    const more = keepVerbatim(options, [1]);
+    assert.deepEqual(more.pin, { tools: ['note'], indices: [5, 1] });
+    assert.deepEqual(options.pin, { tools: ['note'], indices: [5] }, 'the options given are not changed');
+    assert.deepEqual(plan(msgs, more).plan.pinned, [1, 2, 3, 5]);
+    assert.deepEqual(keepVerbatim<CompactionOptions>(base, [1]).pin, { indices: [1] });
   });
 });
 

@@ -1,6 +1,7 @@
 /**
- * Checks of the pins a client sends: `settings.rules` (strings kept verbatim through every fold) and the `pin` flag
- * of an appended message. How pins and rules are kept is the workflow's business (src/workflows/conversation/pins.ts).
+ * Checks of the pinned messages a client sends: `settings.rules` (strings kept verbatim through every fold) and the
+ * `pin` flag of an appended message. How they are kept is the workflow's business
+ * (src/workflows/conversation/pinned-messages.ts).
  */
 import { show } from './validate-plan';
 import { parsed } from './schemas/problem';
@@ -23,7 +24,7 @@ const PINNABLE_TYPED_MESSAGE_TYPES = ['user', 'instructions', 'context'];
  * Checks one message's `pin` field (state-independent, for the append validator).
  * @returns a problem, or undefined when the message has no `pin` or a valid one.
  */
-export function pinProblem(msg: Record<string, unknown>): string | undefined {
+export function pinFlagProblem(msg: Record<string, unknown>): string | undefined {
   if (!('pin' in msg)) return undefined;
   if (typeof msg.pin !== 'boolean') return `pin must be true or false, got ${show(msg.pin)}`;
   if (msg.pin && !isPinnable(msg)) {

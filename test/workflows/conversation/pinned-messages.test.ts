@@ -1,21 +1,21 @@
 import { strict as assert } from 'node:assert';
 import { normalize } from '../../../src/core/messages/normalize';
 import type { LiveEntry } from '../../../src/workflows/conversation/conversation-state';
-import { checkRules, pinProblem } from '../../../src/contract/pin-rules';
+import { checkRules, pinFlagProblem } from '../../../src/contract/pinned-message-checks';
 import Ajv from 'ajv';
 import * as z from 'zod/v4-mini';
 import { MAX_RULE_CHARS, MAX_RULES, rulesSchema } from '../../../src/contract/schemas/rules';
 import {
-  pinBudgetProblem,
+  pinnedBudgetProblem,
   pinnedIndices,
   pinnedTokens,
-  PinBudgetError,
+  PinnedBudgetError,
   placeRules,
   prepareRules,
   rulesElement,
   RULES_TITLE,
-  splitPins,
-} from '../../../src/workflows/conversation/pins';
+  splitPinFlags,
+} from '../../../src/workflows/conversation/pinned-messages';
 
 const entry = (raw: unknown, uid: string, tokens = 10, pinned?: boolean): LiveEntry => ({
   raw,
@@ -63,12 +63,12 @@ describe('pins and rules (pure parts)', () => {
   });
 
   it('accepts pin true/false on user, system and developer messages only', () => {
-    assert.equal(pinProblem({ role: 'user', content: 'x', pin: true }), undefined);
-    assert.equal(pinProblem({ role: 'system', content: 'x', pin: false }), undefined);
-    assert.equal(pinProblem({ type: 'user', text: 'x', pin: true }), undefined);
-    assert.match(pinProblem({ role: 'user', content: 'x', pin: 'yes' })!, /pin must be true or false, got "yes"/);
-    assert.match(pinProblem({ role: 'tool', tool_call_id: 'c', content: 'x', pin: true })!, /not on "tool"/);
-    assert.match(pinProblem({ role: 'assistant', content: 'x', pin: true })!, /user, system or developer/);
+    assert.equal(pinFlagProblem({ role: 'user', content: 'x', pin: true }), undefined);
+    assert.equal(pinFlagProblem({ role: 'system', content: 'x', pin: false }), undefined);
+    assert.equal(pinFlagProblem({ type: 'user', text: 'x', pin: true }), undefined);
+    assert.match(pinFlagProblem({ role: 'user', content: 'x', pin: 'yes' })!, /pin must be true or false, got "yes"/);
+    assert.match(pinFlagProblem({ role: 'tool', tool_call_id: 'c', content: 'x', pin: true })!, /not on "tool"/);
+    assert.match(pinFlagProblem({ role: 'assistant', content: 'x', pin: true })!, /user, system or developer/);
   });
 
   it('strips every pin field and reports the pinned positions, leaving the input untouched', () => {
@@ -77,7 +77,7 @@ describe('pins and rules (pure parts)', () => {
       { role: 'user', content: 'b' },
       { role: 'user', content: 'c', pin: false },
     ];
-    const { input, pinned, flagged } = splitPins({ messages, clientSeq: 3 });
+    const { input, pinned, flagged } = splitPinFlags({ messages, clientSeq: 3 });
     assert.deepEqual([...pinned], [0]);
     assert.deepEqual([...flagged], [0, 2]);
     assert.deepEqual(input.messages, [
@@ -123,7 +123,7 @@ describe('pins and rules (pure parts)', () => {
     assert.equal(counted, 1);
     assert.equal(pinnedTokens(live), 12 + 7);
     assert.deepEqual(pinnedIndices(live), [3]);
-    await assert.rejects(prepare(['A.'], 1000, 300), PinBudgetError, 'new pins past the quarter');
+    await assert.rejects(prepare(['A.'], 1000, 300), PinnedBudgetError, 'new pins past the quarter');
     await assert.rejects(prepare(['A.'], 72), /would take 19 tokens, over the 18/, 'a lower budget');
     placeRules(live, (await prepare(['B.']))!, isInstructions, 5);
     assert.deepEqual(
@@ -140,7 +140,7 @@ describe('pins and rules (pure parts)', () => {
   });
 
   it('refuses pinned content over a quarter of the budget, naming both numbers', () => {
-    assert.equal(pinBudgetProblem(250, 1000), undefined);
-    assert.match(pinBudgetProblem(251, 1000)!, /would take 251 tokens, over the 250 they may take/);
+    assert.equal(pinnedBudgetProblem(250, 1000), undefined);
+    assert.match(pinnedBudgetProblem(251, 1000)!, /would take 251 tokens, over the 250 they may take/);
   });
 });

@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import { ConversationUpdateError } from '../../src/client/errors';
 import { createTokenCounter } from '../../src/tokens';
 import { conversationWorkflowId } from '../../src/contract/definitions';
-import { RULES_TITLE } from '../../src/workflows/conversation/pins';
+import { RULES_TITLE } from '../../src/workflows/conversation/pinned-messages';
 import { uniqueConversationId, withConversationWorker } from '../support/conversation';
 import { workflowTaskFailures } from '../support/history';
 
