@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { ConfigError, checkSetting as check } from './config-error';
 import { parseSummarizerProfiles } from './profiles';
-import { defaultSettings, mergeSettings } from '../contract/settings';
+import { mergeStartSettings } from '../contract/fold-target';
 import { schema, type Config, type Setting } from './schema';
 
 /** Sections that are not a fixed table of keys: parsed by their own module. */
@@ -58,9 +58,10 @@ export function loadConfig(
     }
     out[section] = values;
   }
-  // The compaction defaults are each in range; they must also fit together as a conversation's settings would.
+  // The compaction defaults are each in range; they must also fit together as a new conversation's settings would
+  // (over the new-conversation fold target where they do not fit the core's defaults, as the worker applies them).
   try {
-    mergeSettings(defaultSettings, out.compaction);
+    mergeStartSettings(out.compaction);
   } catch (err) {
     throw new ConfigError(`${path}: compaction: ${(err as Error).message}`);
   }

@@ -61,10 +61,10 @@ describe('loadConfig (temporal.yaml)', () => {
     ],
     ['a bad enum value', 'compaction:\n  policy: newest\n', {}, /'compaction\.policy' must be one of auto, turns/],
     [
-      'a trigger at or below the fold target',
-      'compaction:\n  triggerRatio: 0.4\n',
+      'a trigger at or below the fold target a new conversation folds to',
+      'compaction:\n  triggerRatio: 0.2\n',
       {},
-      /compaction: triggerRatio \(0\.4\) must be above plan\.targetRatio \(0\.5\)/,
+      /compaction: triggerRatio \(0\.2\) must be above plan\.targetRatio \(0\.25\)/,
     ],
     [
       'an unknown archive driver',
@@ -93,6 +93,12 @@ describe('loadConfig (temporal.yaml)', () => {
       );
     });
   }
+
+  it('accepts a trigger under the core target that a new conversation folds under (0.25)', () => {
+    // The worker gives new conversations the 0.25 target, so a 0.4 trigger starts conversations; the file must load.
+    const config = loadConfig(file('trigger-0.4.yaml', 'compaction:\n  triggerRatio: 0.4\n'), {});
+    assert.equal(config.compaction.triggerRatio, 0.4);
+  });
 
   it('fails when DC_CONFIG names a file that does not exist', () => {
     assert.throws(() => loadConfig(join(dir, 'nope.yaml'), { DC_CONFIG: join(dir, 'nope.yaml') }), /does not exist/);
