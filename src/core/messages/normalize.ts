@@ -1,6 +1,6 @@
 import { adapterFor } from './adapter-for-format';
 import { checkFormatOf, detectFormat } from './detect';
-import { answeredCalls, pairResults } from './pair';
+import { answeredCalls, pairAppended, pairResults } from './pair';
 import type { MessageFormat, Transcript } from './types';
 
 /**
@@ -25,8 +25,8 @@ export function normalize(
 
 /**
  * `normalize([...base's raws, ...more], base.format)` without reading the base again: its items are shared (their
- * pairing is redone in place with the same outcome), only `more` is read. A transcript grows by a few messages per
- * turn, so this keeps an append O(new messages) plus one cheap pairing pass.
+ * pairing cannot change), only `more` is read and paired, against the calls the base left open (`pairAppended`). A
+ * transcript grows by a few messages per turn, so this keeps an append O(new messages) (and one array copy).
  * @returns a new transcript; `base` is unchanged.
  * @param options.stored as for `normalize`.
  * @throws TranscriptValidationError as `normalize` would (indices count from the start of `base`).
@@ -39,7 +39,7 @@ export function extendTranscript(
   const adapter = adapterFor(base.format);
   if (!options.stored) checkFormatOf(more, base.format, base.items.length);
   const items = [...base.items, ...more.map((raw, i) => adapter.toItem(raw, base.items.length + i))];
-  pairResults(items, true);
+  pairAppended(base.items, items, base.items.length);
   return { format: base.format, items };
 }
 
