@@ -50,7 +50,10 @@ export interface StagedAppend {
   sentIndex: number[];
   firstSeq: number;
   format: MessageFormat;
-  /** The mirror keys before the append plus the sent messages, as the caller sees them (for the patch). */
+  /**
+   * The mirror keys before the append plus the sent messages, as the caller sees them (for the patch): the live
+   * entries themselves (an entry's key never changes in place: a rewrite replaces the entry), then one per sent message.
+   */
   before: EntryKey[];
   baseVersion: number;
 }
@@ -157,7 +160,7 @@ export class ConversationState {
     if (input.clientSeq !== undefined && !(Number.isInteger(input.clientSeq) && input.clientSeq >= 0)) {
       throw new AppendRejected(`clientSeq must be a non-negative integer, got ${JSON.stringify(input.clientSeq)}`);
     }
-    const before: EntryKey[] = this.data.live.map(({ uid, rev }) => ({ uid, rev }));
+    const before: EntryKey[] = this.data.live.slice();
     const base = { before, baseVersion: this.data.version, firstSeq: this.data.nextSeq };
     const retry =
       input.writer !== undefined && input.clientSeq !== undefined
@@ -318,10 +321,9 @@ export class ConversationState {
     for (const r of replaced) {
       const entry = this.data.live[r.index];
       if (!entry) continue;
-      entry.raw = r.raw;
-      entry.tokens = r.tokens;
-      entry.rev++;
-      delete entry.ref;
+      // A new entry, not an edit: a staged append's `before` holds the old one, with the key the caller's mirror has.
+      const { ref: _ref, ...kept } = entry;
+      this.data.live[r.index] = { ...kept, raw: r.raw, tokens: r.tokens, rev: entry.rev + 1 };
     }
     this.data.version++;
     this.data.sent = [];
@@ -589,7 +591,13 @@ function safeDetect(messages: unknown[]): MessageFormat {
   }
 }
 
+/** Renames the key of sent message `sentIndex` (the sent keys end `keys`: searched from the end). */
 function renameSent(keys: EntryKey[], sentIndex: number, uid: string): void {
-  const key = keys.find((k) => k.uid === `sent:${sentIndex}`);
-  if (key) key.uid = uid;
+  const name = `sent:${sentIndex}`;
+  for (let k = keys.length - 1; k >= 0; k--) {
+    if (keys[k]!.uid === name) {
+      keys[k] = { uid, rev: keys[k]!.rev };
+      return;
+    }
+  }
 }
