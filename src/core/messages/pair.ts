@@ -156,6 +156,12 @@ function problemOf(id: string, kind: Unpaired['kind']): string {
     : `tool result for call id '${id}', but every earlier call with that id is already answered (call answered twice)`;
 }
 
+/** Remembers for `items` the calls `same` leaves open: `items` is a paired array whose pairing is the same. */
+export function pairsAs(items: readonly Item[], same: readonly Item[]): void {
+  const open = unansweredAfter.get(same);
+  if (open) unansweredAfter.set(items, open);
+}
+
 /** Every call an item answers: `answers`, then `moreAnswers` (an Anthropic turn holding several results). */
 export function answersOf(item: Item): Answer[] {
   return item.answers ? [item.answers, ...(item.moreAnswers ?? [])] : (item.moreAnswers ?? []);

@@ -12,7 +12,7 @@ import type { CarriedLedger } from '../../core/fold/state-ledger/carried-check';
 import { detectFormat } from '../../core/messages/detect';
 import { currentFormatName } from '../../core/messages/format-name';
 import { upgradesToResponses } from '../../core/messages/format-upgrade';
-import { extendTranscript, normalize } from '../../core/messages/normalize';
+import { extendTranscript, normalize, replaceItems } from '../../core/messages/normalize';
 import type { MessageFormat, Transcript } from '../../core/messages/types';
 import { TranscriptValidationError } from '../../core/messages/validate';
 import { ConversationClosed } from '../../contract/closed';
@@ -333,16 +333,21 @@ export class ConversationState {
   /**
    * Holds messages by reference (`core/fold/reference-stub.ts`): each one's raw becomes its stub while its uid, rev
    * and token count stay, so the context the caller holds and the model is sent is unchanged (no new version, no
-   * patch, the calibration's anchor kept). The transcript is read again from the stubs.
+   * patch, the calibration's anchor kept). The transcript reads the stubs: only them, when their ids are the same.
    */
   commitReferences(referenced: readonly { index: number; raw: unknown; bytes: number }[]): void {
+    const stubs: { index: number; raw: unknown }[] = [];
     for (const r of referenced) {
       const entry = this.data.live[r.index];
       if (!entry || entry.seq === null) continue;
       entry.raw = r.raw;
       entry.ref = { bytes: r.bytes };
+      stubs.push(r);
     }
-    if (referenced.length > 0) this.cached = undefined;
+    if (referenced.length === 0) return;
+    const current = this.cached?.version === this.data.version ? this.cached.transcript : undefined;
+    const transcript = current && replaceItems(current, stubs);
+    this.cached = transcript && { version: this.data.version, transcript };
   }
 
   /** The patch from the caller's mirror (plus what it sent) to the current context. */

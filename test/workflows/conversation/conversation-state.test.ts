@@ -371,7 +371,7 @@ describe('ConversationState transitions', () => {
     assert.equal(state.carried.live[1]!.ref, undefined);
   });
 
-  it("patch: the caller's mirror plus what it sent becomes the context, whatever changed after staging (property)", () => {
+  it('patch and transcript: the mirror plus what was sent becomes the context, whatever changed (property)', () => {
     // Each step appends, some messages clipped, then maybe evicts or holds by reference before the patch, as the
     // handler does (the byte budget and eviction run between staging and the reply).
     const step = fc.record({
@@ -420,6 +420,8 @@ describe('ConversationState transitions', () => {
             assert.deepEqual(patch.segments, [{ copy: [0, mirror.length + sent] }]);
           }
           mirror = applyPatch([...mirror, ...messages], patch);
+          // The transcript kept through references is the reading of the raws held now.
+          assert.deepEqual(state.transcript(), normalize(state.raws(), 'chat', { stored: true }));
           assert.deepEqual(mirror, show(), `after step ${n}`);
         });
       }),
