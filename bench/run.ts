@@ -1,6 +1,6 @@
 /**
  * `npm run bench [name ...]`: runs the benchmarks (default: overhead, growth, scale, cost, workflow, in this order;
- * tokens, fold-latency, canaries, canaries-independent, worker-start, million, archive and recall by name), each in its own process so one does not warm or load the
+ * tokens, fold-latency, canaries, canaries-independent, worker-start, million, step-work, archive and recall by name), each in its own process so one does not warm or load the
  * next, then writes bench/results/report.md with its SVG plots from the results.
  * `BENCH_QUICK=1` runs CI-sized versions (for checking the bench itself, not for numbers).
  */
@@ -30,6 +30,12 @@ const BENCHES: Record<string, { script: string; quick: Record<string, string>; b
   'worker-start': { script: 'worker-start.ts', quick: { BENCH_WORKER_STARTS: '1' }, byNameOnly: true },
   // A 900 000-token conversation's ordinary step against a 10 000-token one's (BENCH_QUICK=1: 60 000 tokens).
   million: { script: 'million.ts', quick: {}, byNameOnly: true },
+  // The workflow's own CPU work for one ordinary step at steps 5, 500 and 5 000, in-process (no Temporal server).
+  'step-work': {
+    script: 'step-work.ts',
+    quick: { BENCH_STEP_AT: '5,50', BENCH_STEP_SAMPLES: '3', BENCH_STEP_ROUNDS: '1' },
+    byNameOnly: true,
+  },
   // `scripts/bench.sh` starts a throwaway PostgreSQL for it.
   archive: { script: 'archive.ts', quick: {}, byNameOnly: true },
   // Recall after 20+ folds of a corpus session; `scripts/bench.sh` starts a throwaway PostgreSQL for it too.

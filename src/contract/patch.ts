@@ -22,7 +22,10 @@ export interface EntryKey {
 
 /**
  * Describes `after` in terms of `before` (the caller's mirror plus the messages it just sent): runs of entries that
- * the caller already holds unchanged become `copy` ranges, anything else is inserted literally.
+ * the caller already holds unchanged become `copy` ranges, anything else is inserted literally. Keys are unique within
+ * `before` (a uid names one message). The common prefix (on an ordinary step, all of the mirror) is compared in
+ * place: the entries after it are looked up among those after it in `before`, and only an entry found nowhere there
+ * (a new message, one moved back) makes the prefix be looked up too.
  * @returns the segments; their total size is O(changed messages + number of runs).
  */
 export function diffContext<E extends EntryKey & { raw: unknown }>(
@@ -31,11 +34,24 @@ export function diffContext<E extends EntryKey & { raw: unknown }>(
   baseVersion: number,
   version: number
 ): ContextPatch {
-  const position = new Map<string, number>();
-  before.forEach((e, i) => position.set(`${e.uid}@${e.rev}`, i));
-  const segments: ContextPatch['segments'] = [];
-  for (const entry of after) {
-    const at = position.get(`${entry.uid}@${entry.rev}`);
+  let shared = 0;
+  const limit = Math.min(before.length, after.length);
+  while (shared < limit && sameKey(before[shared]!, after[shared]!)) shared++;
+  const segments: ContextPatch['segments'] = shared > 0 ? [{ copy: [0, shared] }] : [];
+  if (shared === after.length) return { baseVersion, version, segments };
+  const positions = (from: number, to: number): Map<string, number> => {
+    const map = new Map<string, number>();
+    for (let i = from; i < to; i++) map.set(`${before[i]!.uid}@${before[i]!.rev}`, i);
+    return map;
+  };
+  const position = positions(shared, before.length);
+  // The prefix is looked up only for an entry found nowhere after it (a message moved back, or a new one).
+  let inPrefix: Map<string, number> | undefined;
+  for (let i = shared; i < after.length; i++) {
+    const entry = after[i]!;
+    const key = `${entry.uid}@${entry.rev}`;
+    let at = position.get(key);
+    if (at === undefined && shared > 0) at = (inPrefix ??= positions(0, shared)).get(key);
     const last = segments[segments.length - 1];
     if (at !== undefined) {
       if (last && 'copy' in last && last.copy[1] === at) last.copy[1] = at + 1;
@@ -47,6 +63,11 @@ export function diffContext<E extends EntryKey & { raw: unknown }>(
     }
   }
   return { baseVersion, version, segments };
+}
+
+/** Whether two keys name the same revision of one message. */
+function sameKey(a: EntryKey, b: EntryKey): boolean {
+  return a.uid === b.uid && a.rev === b.rev;
 }
 
 /**

@@ -51,6 +51,35 @@ describe('context patches', () => {
     );
   });
 
+  it('is the patch a lookup of every entry by key gives (property: shared prefixes, moved, new and repeated keys)', () => {
+    /** The diff as it was before the shared prefix was compared in place: every entry looked up by key. */
+    const byLookup = (before: readonly EntryKey[], after: readonly Entry[]) => {
+      const position = new Map(before.map((e, i) => [`${e.uid}@${e.rev}`, i]));
+      const segments: ({ copy: [number, number] } | { insert: unknown[] })[] = [];
+      for (const e of after) {
+        const at = position.get(`${e.uid}@${e.rev}`);
+        const last = segments[segments.length - 1];
+        if (at !== undefined && last && 'copy' in last && last.copy[1] === at) last.copy[1] = at + 1;
+        else if (at !== undefined) segments.push({ copy: [at, at + 1] });
+        else if (last && 'insert' in last) last.insert.push(e.raw);
+        else segments.push({ insert: [e.raw] });
+      }
+      return { baseVersion: 0, version: 1, segments };
+    };
+    const key = fc.record({ uid: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g'), rev: fc.nat({ max: 2 }) });
+    const keys = fc.uniqueArray(key, { selector: (k) => `${k.uid}@${k.rev}`, maxLength: 15 });
+    fc.assert(
+      fc.property(keys, fc.nat({ max: 16 }), fc.array(key, { maxLength: 6 }), fc.boolean(), (b, kept, more, swap) => {
+        const before = b.map((k) => entry(k.uid, k.rev));
+        // An append (the mirror kept, new keys after), or anything: a fold, a rewrite, a rewind.
+        const after = [...before.slice(0, kept), ...more].map((k) => entry(k.uid, k.rev));
+        if (swap && after.length > 1) after.unshift(after.pop()!);
+        assert.deepEqual(diffContext(before, after, 0, 1), byLookup(before, after));
+      }),
+      { numRuns: 2000 }
+    );
+  });
+
   it('refuses to apply a patch to a mirror that is too short (stale)', () => {
     assert.throws(() => applyPatch([1], { baseVersion: 0, version: 1, segments: [{ copy: [0, 3] }] }), RangeError);
   });

@@ -1,6 +1,7 @@
 import { adapterFor } from './adapter-for-format';
 import { checkFormatOf, detectFormat } from './detect';
-import { answeredCalls, pairResults } from './pair';
+import { answeredCalls, pairAppended, pairResults, pairsAs } from './pair';
+import type { Item } from './types';
 import type { MessageFormat, Transcript } from './types';
 
 /**
@@ -25,8 +26,8 @@ export function normalize(
 
 /**
  * `normalize([...base's raws, ...more], base.format)` without reading the base again: its items are shared (their
- * pairing is redone in place with the same outcome), only `more` is read. A transcript grows by a few messages per
- * turn, so this keeps an append O(new messages) plus one cheap pairing pass.
+ * pairing cannot change), only `more` is read and paired, against the calls the base left open (`pairAppended`). A
+ * transcript grows by a few messages per turn, so this keeps an append O(new messages) (and one array copy).
  * @returns a new transcript; `base` is unchanged.
  * @param options.stored as for `normalize`.
  * @throws TranscriptValidationError as `normalize` would (indices count from the start of `base`).
@@ -39,8 +40,49 @@ export function extendTranscript(
   const adapter = adapterFor(base.format);
   if (!options.stored) checkFormatOf(more, base.format, base.items.length);
   const items = [...base.items, ...more.map((raw, i) => adapter.toItem(raw, base.items.length + i))];
-  pairResults(items, true);
+  pairAppended(base.items, items, base.items.length);
   return { format: base.format, items };
+}
+
+/**
+ * `normalize(raws, base.format, { stored: true })` for `base`'s raws with some replaced (held by reference), reading
+ * only the replacements: an item depends on its element alone, and its pairing on the call and result ids of the
+ * elements, so a replacement with the same ids keeps every pairing (it takes its original's answers).
+ * @returns the new transcript, or undefined when a replacement changes ids or cannot be read (read everything again).
+ */
+export function replaceItems(
+  base: Transcript,
+  replaced: readonly { index: number; raw: unknown }[]
+): Transcript | undefined {
+  const adapter = adapterFor(base.format);
+  const items = base.items.slice();
+  for (const { index, raw } of replaced) {
+    const old = items[index];
+    let item: Item;
+    try {
+      if (!old) return undefined;
+      item = adapter.toItem(raw, index);
+    } catch {
+      return undefined;
+    }
+    if (!sameIds(old, item)) return undefined;
+    if (old.answers !== undefined) item.answers = old.answers;
+    if (old.moreAnswers !== undefined) item.moreAnswers = old.moreAnswers;
+    items[index] = item;
+  }
+  pairsAs(items, base.items);
+  return { format: base.format, items };
+}
+
+/** Whether two items make the same calls (ids and names, in order) and carry the same result ids. */
+function sameIds(a: Item, b: Item): boolean {
+  const more = (i: Item) => (i.moreResultsFor === undefined ? 'none' : JSON.stringify(i.moreResultsFor));
+  return (
+    a.resultFor === b.resultFor &&
+    more(a) === more(b) &&
+    a.calls.length === b.calls.length &&
+    a.calls.every((c, k) => c.id === b.calls[k]!.id && c.name === b.calls[k]!.name)
+  );
 }
 
 /**

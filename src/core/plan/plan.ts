@@ -11,8 +11,11 @@ import { expandToGroups, policyContext } from './context';
 import { triggerDecline, triggerThreshold } from './trigger';
 import type { FoldPlan, PlanInput } from './types';
 
-const range = (from: number, to: number): number[] =>
-  Array.from({ length: Math.max(0, to - from) }, (_, k) => from + k);
+function range(from: number, to: number): number[] {
+  const out: number[] = [];
+  for (let i = from; i < to; i++) out.push(i);
+  return out;
+}
 const sum = (tokens: readonly number[], idx: readonly number[]): number => idx.reduce((a, i) => a + tokens[i]!, 0);
 
 /** A plan that leaves the transcript as it is. */

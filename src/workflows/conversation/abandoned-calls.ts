@@ -4,7 +4,7 @@
  * sent, folded with its call). Without it one lost result blocked every later fold.
  */
 import { abandonedCallResults, type AbandonedCallResult } from '../../core/messages/abandoned-calls';
-import { answeredCalls } from '../../core/messages/pair';
+import { unansweredCalls } from '../../core/messages/pair';
 import type { Item } from '../../core/messages/types';
 import type { StagedAppend } from './conversation-state';
 
@@ -61,11 +61,9 @@ function abandonedResults(
   staged: StagedAppend,
   liveItems: readonly Item[] | undefined
 ): AbandonedCallResult[] {
-  if (liveItems && liveItems.length === live.length) {
-    const calls = liveItems.reduce((n, item) => n + item.calls.length, 0);
-    if (answeredCalls(liveItems).size === calls) {
-      return abandonedCallResults(staged.messages, staged.format, 0).map((r) => ({ ...r, at: r.at + live.length }));
-    }
+  // The calls left open are remembered with the transcript (`unansweredCalls`): no reading of the stored context.
+  if (liveItems && liveItems.length === live.length && unansweredCalls(liveItems).length === 0) {
+    return abandonedCallResults(staged.messages, staged.format, 0).map((r) => ({ ...r, at: r.at + live.length }));
   }
   return abandonedCallResults([...live, ...staged.messages], staged.format, live.length);
 }

@@ -48,6 +48,10 @@ export async function keepUnderByteBudget(
 ): Promise<number> {
   const s = state.carried;
   const max = s.settings.maxContextBytes ?? DEFAULT_MAX_CONTEXT_BYTES;
+  // Under the budget (an ordinary step) nothing is lightened or held by reference: one sum of sizes weighed before.
+  let total = 0;
+  for (const e of s.live) total += bytesOf(e.raw);
+  if (total <= max) return 0;
   // A pinned message stays verbatim (no sequence number: never lightened); a reference stub has nothing to lighten.
   const weighed = s.live.map((e) => ({ raw: e.raw, seq: e.pinned || e.ref ? null : e.seq, bytes: bytesOf(e.raw) }));
   const replaced = lightenToBudget(weighed, max, protectFrom, (seq) => archiveWhere(s.conversationId, seq), jsonBytes);

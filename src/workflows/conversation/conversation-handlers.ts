@@ -284,7 +284,7 @@ export class ConversationHandlers {
   private notePrefixReuse(): PrefixReuse {
     const live = this.state.carried.live;
     const reuse = prefixReuse(this.lastPrepared, live);
-    this.lastPrepared = live.map(({ uid, rev }) => ({ uid, rev }));
+    this.lastPrepared = live.slice(); // an entry's key never changes in place (a rewrite replaces the entry)
     observePrefix(reuse);
     return reuse;
   }

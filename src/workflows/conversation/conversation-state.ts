@@ -12,7 +12,7 @@ import type { CarriedLedger } from '../../core/fold/state-ledger/carried-check';
 import { detectFormat } from '../../core/messages/detect';
 import { currentFormatName } from '../../core/messages/format-name';
 import { upgradesToResponses } from '../../core/messages/format-upgrade';
-import { extendTranscript, normalize } from '../../core/messages/normalize';
+import { extendTranscript, normalize, replaceItems } from '../../core/messages/normalize';
 import type { MessageFormat, Transcript } from '../../core/messages/types';
 import { TranscriptValidationError } from '../../core/messages/validate';
 import { ConversationClosed } from '../../contract/closed';
@@ -50,7 +50,10 @@ export interface StagedAppend {
   sentIndex: number[];
   firstSeq: number;
   format: MessageFormat;
-  /** The mirror keys before the append plus the sent messages, as the caller sees them (for the patch). */
+  /**
+   * The mirror keys before the append plus the sent messages, as the caller sees them (for the patch): the live
+   * entries themselves (an entry's key never changes in place: a rewrite replaces the entry), then one per sent message.
+   */
   before: EntryKey[];
   baseVersion: number;
 }
@@ -157,7 +160,7 @@ export class ConversationState {
     if (input.clientSeq !== undefined && !(Number.isInteger(input.clientSeq) && input.clientSeq >= 0)) {
       throw new AppendRejected(`clientSeq must be a non-negative integer, got ${JSON.stringify(input.clientSeq)}`);
     }
-    const before: EntryKey[] = this.data.live.map(({ uid, rev }) => ({ uid, rev }));
+    const before: EntryKey[] = this.data.live.slice();
     const base = { before, baseVersion: this.data.version, firstSeq: this.data.nextSeq };
     const retry =
       input.writer !== undefined && input.clientSeq !== undefined
@@ -318,10 +321,9 @@ export class ConversationState {
     for (const r of replaced) {
       const entry = this.data.live[r.index];
       if (!entry) continue;
-      entry.raw = r.raw;
-      entry.tokens = r.tokens;
-      entry.rev++;
-      delete entry.ref;
+      // A new entry, not an edit: a staged append's `before` holds the old one, with the key the caller's mirror has.
+      const { ref: _ref, ...kept } = entry;
+      this.data.live[r.index] = { ...kept, raw: r.raw, tokens: r.tokens, rev: entry.rev + 1 };
     }
     this.data.version++;
     this.data.sent = [];
@@ -331,16 +333,21 @@ export class ConversationState {
   /**
    * Holds messages by reference (`core/fold/reference-stub.ts`): each one's raw becomes its stub while its uid, rev
    * and token count stay, so the context the caller holds and the model is sent is unchanged (no new version, no
-   * patch, the calibration's anchor kept). The transcript is read again from the stubs.
+   * patch, the calibration's anchor kept). The transcript reads the stubs: only them, when their ids are the same.
    */
   commitReferences(referenced: readonly { index: number; raw: unknown; bytes: number }[]): void {
+    const stubs: { index: number; raw: unknown }[] = [];
     for (const r of referenced) {
       const entry = this.data.live[r.index];
       if (!entry || entry.seq === null) continue;
       entry.raw = r.raw;
       entry.ref = { bytes: r.bytes };
+      stubs.push(r);
     }
-    if (referenced.length > 0) this.cached = undefined;
+    if (referenced.length === 0) return;
+    const current = this.cached?.version === this.data.version ? this.cached.transcript : undefined;
+    const transcript = current && replaceItems(current, stubs);
+    this.cached = transcript && { version: this.data.version, transcript };
   }
 
   /** The patch from the caller's mirror (plus what it sent) to the current context. */
@@ -589,7 +596,13 @@ function safeDetect(messages: unknown[]): MessageFormat {
   }
 }
 
+/** Renames the key of sent message `sentIndex` (the sent keys end `keys`: searched from the end). */
 function renameSent(keys: EntryKey[], sentIndex: number, uid: string): void {
-  const key = keys.find((k) => k.uid === `sent:${sentIndex}`);
-  if (key) key.uid = uid;
+  const name = `sent:${sentIndex}`;
+  for (let k = keys.length - 1; k >= 0; k--) {
+    if (keys[k]!.uid === name) {
+      keys[k] = { uid, rev: keys[k]!.rev };
+      return;
+    }
+  }
 }

@@ -1,8 +1,18 @@
 import { strict as assert } from 'node:assert';
-import { denormalize, extendTranscript, normalize, pendingCalls } from '../../../src/core/messages/normalize';
+import fc from 'fast-check';
+import { referenceStub } from '../../../src/core/fold/reference-stub';
+import {
+  denormalize,
+  extendTranscript,
+  normalize,
+  pendingCalls,
+  replaceItems,
+} from '../../../src/core/messages/normalize';
+import { unansweredCalls } from '../../../src/core/messages/pair';
 import { detectFormat } from '../../../src/core/messages/detect';
 import { TranscriptValidationError } from '../../../src/core/messages/validate';
 import { corpusConversations } from '../../support/corpus';
+import { pairingMessages, pairingSteps } from '../../support/paired-transcripts';
 
 const call = (id: string, name = 'f', args = '{}') => ({ id, type: 'function', function: { name, arguments: args } });
 
@@ -218,4 +228,47 @@ describe('extendTranscript', () => {
     assert.deepEqual(t.items[1]!.answers, { callId: 'a', itemIndex: 0, callIndex: 0, name: 'read' });
     assert.equal(base.items.length, 1);
   });
+});
+
+describe('replaceItems', () => {
+  for (const format of ['chat', 'anthropic'] as const) {
+    it(`${format}: reading only the replaced messages gives what normalising them all gives (property)`, () => {
+      fc.assert(
+        fc.property(
+          pairingSteps(),
+          fc.array(fc.tuple(fc.nat(), fc.nat(), fc.boolean()), { maxLength: 6 }),
+          (steps, picks) => {
+            const messages = pairingMessages(steps, format);
+            let base;
+            try {
+              base = extendTranscript(normalize([], format), messages);
+            } catch {
+              return; // a stored context always reads
+            }
+            if (messages.length === 0) return;
+            // Each pick replaces a message by its reference stub, or by another message (ids may then differ).
+            const replaced = new Map<number, unknown>();
+            for (const [at, other, stub] of picks) {
+              const index = at % messages.length;
+              replaced.set(
+                index,
+                stub ? referenceStub(messages[index], `seq ${index}`) : messages[other % messages.length]
+              );
+            }
+            const raws = messages.map((m, i) => (replaced.has(i) ? replaced.get(i) : m));
+            const got = replaceItems(
+              base,
+              [...replaced].map(([index, raw]) => ({ index, raw }))
+            );
+            if (picks.every(([, , stub]) => stub)) assert.ok(got, 'a stub keeps every id');
+            if (!got) return;
+            const whole = normalize(raws, format, { stored: true });
+            assert.deepEqual(got, whole);
+            assert.deepEqual(unansweredCalls(got.items), unansweredCalls(whole.items));
+          }
+        ),
+        { numRuns: 500 }
+      );
+    });
+  }
 });

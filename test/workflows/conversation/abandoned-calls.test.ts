@@ -5,6 +5,12 @@ import { strict as assert } from 'node:assert';
 import type { ConversationClient } from '../../../src/client/conversation-client';
 import { conversationWorkflowId } from '../../../src/contract/definitions';
 import { uniqueConversationId, withConversationWorker } from '../../support/conversation';
+import fc from 'fast-check';
+import { extendTranscript, normalize } from '../../../src/core/messages/normalize';
+import type { Transcript } from '../../../src/core/messages/types';
+import { withAbandonedAnswers } from '../../../src/workflows/conversation/abandoned-calls';
+import type { StagedAppend } from '../../../src/workflows/conversation/conversation-state';
+import { appendsOf, cutPoints, pairingMessages, pairingSteps } from '../../support/paired-transcripts';
 
 type Format = 'chat' | 'responses';
 
@@ -133,3 +139,45 @@ for (const format of ['chat', 'responses'] as const) {
     });
   });
 }
+
+describe('abandoned calls of an append, read from the append alone', () => {
+  for (const format of ['chat', 'anthropic'] as const) {
+    it(`${format}: with the stored transcript (extended append by append) places what reading everything places`, () => {
+      fc.assert(
+        fc.property(pairingSteps(), cutPoints(), (steps, cuts) => {
+          const appends = appendsOf(pairingMessages(steps, format), cuts);
+          let live: Transcript;
+          try {
+            live = normalize(appends[0]!, format);
+          } catch {
+            return; // a stored context always reads
+          }
+          for (const more of appends.slice(1)) {
+            const raws = live.items.map((i) => i.raw);
+            const staged: StagedAppend = {
+              messages: more,
+              sentIndex: more.map((_, i) => i),
+              firstSeq: raws.length,
+              format,
+              before: [],
+              baseVersion: 0,
+            };
+            let whole;
+            try {
+              whole = withAbandonedAnswers(raws, staged);
+            } catch {
+              return; // a refused append is refused at staging, before this
+            }
+            assert.deepEqual(withAbandonedAnswers(raws, staged, live.items), whole);
+            try {
+              live = extendTranscript(live, more);
+            } catch {
+              return;
+            }
+          }
+        }),
+        { numRuns: 500 }
+      );
+    });
+  }
+});

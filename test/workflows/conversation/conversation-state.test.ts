@@ -1,4 +1,6 @@
 import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
+import { applyPatch } from '../../../src/contract/patch';
 import type { BackoffMemory } from '../../../src/core/fold/backoff';
 import { normalize } from '../../../src/core/messages/normalize';
 import { ConversationClosed } from '../../../src/contract/closed';
@@ -367,6 +369,64 @@ describe('ConversationState transitions', () => {
     assert.equal(state.transcript().items[1]!.raw, stub);
     state.commitEviction([{ index: 1, raw: { role: 'assistant', content: '[evicted]' }, tokens: 2 }]);
     assert.equal(state.carried.live[1]!.ref, undefined);
+  });
+
+  it('patch and transcript: the mirror plus what was sent becomes the context, whatever changed (property)', () => {
+    // Each step appends, some messages clipped, then maybe evicts or holds by reference before the patch, as the
+    // handler does (the byte budget and eviction run between staging and the reply).
+    const step = fc.record({
+      sent: fc.integer({ min: 0, max: 3 }),
+      clip: fc.array(fc.nat(), { maxLength: 1 }),
+      evict: fc.array(fc.nat(), { maxLength: 2 }),
+      reference: fc.array(fc.nat(), { maxLength: 2 }),
+    });
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 12 }), (steps) => {
+        const state = fresh();
+        let mirror: unknown[] = [];
+        /** What the caller holds for each live entry: a message held by reference is still the original there. */
+        const shown = new Map<string, unknown>();
+        const show = () => state.carried.live.map((e) => shown.get(`${e.uid}@${e.rev}`) ?? e.raw);
+        steps.forEach(({ sent, clip, evict, reference }, n) => {
+          const messages = Array.from({ length: sent }, (_, k) => ({ role: 'user', content: `step ${n}.${k}` }));
+          // The byte budget holds by reference only messages the caller holds as they are (not new, not rewritten).
+          const held = new Set(state.carried.live.map((e) => `${e.uid}@${e.rev}`));
+          state.stage({ messages }); // the update validator
+          const staged = state.stage({ messages });
+          const clipped = clip
+            .filter(() => sent > 0)
+            .map((c) => ({ index: c % sent, raw: { role: 'user', content: `clipped ${n}` }, tokens: 1 }));
+          state.commitAppend(staged, counts(sent), clipped, undefined);
+          const live = () => state.carried.live.length;
+          const at = (k: number) => k % Math.max(1, live());
+          if (live() > 0) {
+            state.commitEviction(
+              evict.map((k) => ({ index: at(k), raw: { role: 'user', content: `ev ${n}.${k}` }, tokens: 1 }))
+            );
+            const refs = reference
+              .map(at)
+              .filter((i) => held.has(`${state.carried.live[i]!.uid}@${state.carried.live[i]!.rev}`));
+            for (const i of refs) {
+              const e = state.carried.live[i]!;
+              if (e.seq !== null && !e.ref) shown.set(`${e.uid}@${e.rev}`, e.raw);
+            }
+            state.commitReferences(
+              refs.map((i) => ({ index: i, raw: { role: 'user', content: `[ref ${n}.${i}]` }, bytes: 9 }))
+            );
+          }
+          const patch = state.patch(staged);
+          if (clipped.length === 0 && evict.length === 0 && mirror.length + sent > 0) {
+            // An append kept as sent is one copy of all the caller holds: nothing travels back.
+            assert.deepEqual(patch.segments, [{ copy: [0, mirror.length + sent] }]);
+          }
+          mirror = applyPatch([...mirror, ...messages], patch);
+          // The transcript kept through references is the reading of the raws held now.
+          assert.deepEqual(state.transcript(), normalize(state.raws(), 'chat', { stored: true }));
+          assert.deepEqual(mirror, show(), `after step ${n}`);
+        });
+      }),
+      { numRuns: 300 }
+    );
   });
 
   it('pending fold: started, settled only while it is the current one, fallback noted, dropped', () => {
