@@ -343,6 +343,53 @@ describe('core/fold/state-ledger', () => {
       assert.equal(fitLedger(ledger, { maxTokens: 200, count }).mustKeepLost, false);
       assert.equal(fitLedger(ledger, { maxTokens: 12, count }).mustKeepLost, true);
     });
+
+    it('keeps a fact or a preference whole before what a tool showed keeps its pointer', () => {
+      const seen = (n: number): LedgerEntry => ({
+        kind: 'observation',
+        text: `Bash(ls build/out-${n}) → artifact-${n}.tar written with 3 files at 12:0${n}`,
+        seq: 10 + n,
+      });
+      const fact: LedgerEntry = {
+        kind: 'fact',
+        text: 'The customer account is ACME-4471 on the Enterprise plan, renewed in March 2024 for three more years.',
+        seq: 1,
+      };
+      const pref: LedgerEntry = { kind: 'preference', text: 'I prefer short answers with the numbers first.', seq: 2 };
+      const l: StateLedger = { entries: [fact, pref, ...[1, 2, 3, 4, 5, 6, 7, 8].map(seen)] };
+      const whole = count(fitLedger(l, { maxTokens: 10_000, count }).body);
+      let evicted = 0;
+      for (let room = 60; room <= whole; room += 5) {
+        const f = fitLedger(l, { maxTokens: room, count });
+        assert.ok(count(f.body) <= room, f.body);
+        // What a tool showed keeps even a pointer only when the fact and the preference are whole.
+        if (f.ledger.entries.some((e) => e.kind === 'observation'))
+          for (const kind of ['fact', 'preference'])
+            assert.ok(
+              f.ledger.entries.some((e) => e.kind === kind && !e.pointer),
+              `${room}: ${f.body}`
+            );
+        if (f.dropped > 0 && f.ledger.entries.some((e) => e.kind === 'observation')) evicted += 1;
+      }
+      assert.ok(evicted > 0, 'some room keeps the fact whole and some of what tools showed');
+    });
+
+    it('drops what says least among what tools showed first, not merely the oldest', () => {
+      const rich: LedgerEntry = {
+        kind: 'observation',
+        text: 'Read(config/prod.yaml) → region: eu-west-3, replicas: 6, image: api@sha256:9f2c, owner: team-billing',
+        seq: 1,
+      };
+      const thin: LedgerEntry = { kind: 'observation', text: 'Bash(date) → 20260212165422 done', seq: 2 };
+      const l: StateLedger = { entries: [rich, thin] };
+      const richOnly = fitLedger({ entries: [rich] }, { maxTokens: 10_000, count });
+      const f = fitLedger(l, { maxTokens: count(richOnly.body) + 2, count });
+      assert.deepEqual(
+        f.ledger.entries.map((e) => e.seq),
+        [1],
+        f.body
+      );
+    });
   });
 
   describe('buildFoldLedger', () => {
