@@ -159,10 +159,9 @@ export function fitLedger(ledger: StateLedger, options: FitLedgerOptions): Fitte
   }
   if (total() > maxTokens) taskCost = 0;
   const soft = Math.min(options.softTokens ?? maxTokens, maxTokens);
-  // What the user said with no value ranks above what tools showed, but shares its room: a busy session has many.
-  const isSoft = (i: number): boolean =>
-    entryTier(ledger.entries[i]!) >= SOFT_TIER ||
-    (ledger.entries[i]!.kind === 'said' && entryTier(ledger.entries[i]!) === 4);
+  // What the user said is the user's, with or without a value: only what tools showed and the assistant found (and
+  // what repeats itself) shares the soft room.
+  const isSoft = (i: number): boolean => entryTier(ledger.entries[i]!) >= SOFT_TIER;
   let softUsed = 0;
   forms.forEach((f, i) => (softUsed += kept[i] && isSoft(i) ? cost(f[0]!) : 0));
   for (const { i } of order) {
@@ -217,7 +216,7 @@ export function fitLedger(ledger: StateLedger, options: FitLedgerOptions): Fitte
   for (let tier = 0; tier <= LOWEST; tier++) {
     const ids = byTier(tier);
     for (const i of ids) {
-      while (!upgrade(i, 2) && tier < SOFT_TIER && !isSoft(i) && evictFiller());
+      while (!upgrade(i, 2) && tier < SOFT_TIER && evictFiller());
       if (chosen[i] !== 2) upgrade(i, 1);
     }
     if (tier === 0) growTask(options.taskTokens ?? Infinity);

@@ -374,6 +374,25 @@ describe('core/fold/state-ledger', () => {
       assert.ok(evicted > 0, 'some room keeps the fact whole and some of what tools showed');
     });
 
+    it('holds only what tools showed and the assistant found to the soft room, not what the user said', () => {
+      const aside: LedgerEntry = {
+        kind: 'said',
+        text: 'The whole team would be happier with fewer meetings on the calendar this quarter.',
+        seq: 1,
+      };
+      const seen: LedgerEntry = {
+        kind: 'observation',
+        text: 'Bash(uptime) → load average 0.42 over 15 minutes',
+        seq: 2,
+      };
+      const f = fitLedger({ entries: [aside, seen] }, { maxTokens: 10_000, softTokens: 4, count });
+      assert.deepEqual(
+        f.ledger.entries.map((e) => [e.seq, e.pointer === true]),
+        [[1, false]],
+        f.body
+      );
+    });
+
     it('drops what says least among what tools showed first, not merely the oldest', () => {
       const rich: LedgerEntry = {
         kind: 'observation',
