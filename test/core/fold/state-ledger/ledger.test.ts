@@ -13,6 +13,7 @@ import {
   supersedes,
   mergeLedgers,
 } from '../../../../src/core/fold/state-ledger';
+import { statementValues, subjectWords } from '../../../../src/core/fold/state-ledger/sentences';
 import type { LedgerEntry, StateLedger } from '../../../../src/core/fold/state-ledger';
 import { normalize } from '../../../../src/core/messages/normalize';
 import { SUMMARY_MARKER } from '../../../../src/core/messages/summary-marker';
@@ -219,6 +220,73 @@ describe('core/fold/state-ledger', () => {
         { kind: 'decision', text: 'We decided to go with Redis 7 for the cache instead.', seq: 9, was: '#4' },
       ]);
       assert.ok(!renderLedger(merged).includes('Redis 6'), renderLedger(merged));
+    });
+
+    it('reads a change worded as one: fewer shared words, and a statement with no value can be replaced', () => {
+      const said = (text: string, seq = 1): LedgerEntry => ({ kind: 'said', text, seq });
+      // The older one states no value: two shared subject words and the wording of a change.
+      assert.ok(
+        supersedes(
+          said('Actually, forget the long form — write the release notes as short bullet lists.', 2),
+          said('Write the release notes in long paragraphs.')
+        )
+      );
+      assert.ok(
+        supersedes(
+          { kind: 'rule', text: 'Post the nightly status in the team channel instead, never by email.', seq: 2 },
+          said('Send the nightly status by email.')
+        )
+      );
+      // One shared word is enough when the older value is gone and the newer says it changed.
+      assert.ok(
+        supersedes(
+          fact('The dentist rescheduled to Wednesday at 9.', 2),
+          fact('The appointment with the dentist is Friday at 4.')
+        )
+      );
+      assert.ok(
+        supersedes(
+          fact('Ops brought the maintenance forward to the 3rd, so plan around it.', 2),
+          fact('Maintenance starts on the 9th.')
+        )
+      );
+      // Not without the wording of a change, nor on one shared word when the older states no value.
+      assert.ok(
+        !supersedes(
+          fact('The dentist said Wednesday at 9 works for a cleaning.', 2),
+          fact('The appointment with the dentist is Friday at 4.')
+        )
+      );
+      assert.ok(
+        !supersedes(said('Now add tests for the answers module.', 2), said('Please keep the answers short and plain.'))
+      );
+      assert.ok(
+        !supersedes(said('Now the charts stay in Plotly.', 2), {
+          kind: 'preference',
+          text: "I'd like the charts in Plotly.",
+          seq: 1,
+        })
+      );
+      assert.ok(
+        !supersedes(
+          { kind: 'rule', text: 'Never email the nightly status now.', seq: 2 },
+          fact('The nightly status goes out at 06:00.')
+        )
+      );
+      // A value of another shape on one shared word is another subject: a path is not replaced by a count.
+      const path = fact('The nightly exports land in s3://acme-ops/exports.');
+      assert.ok(!supersedes(fact('Now rerun the nightly job with 4 workers.', 2), path));
+      assert.ok(!supersedes(said('Actually, document the nightly exports first.', 2), path));
+      assert.ok(supersedes(fact('The nightly exports moved to s3://acme-ops/v2/exports.', 2), path));
+    });
+
+    it('reads a capitalised first word as a value only when it names something', () => {
+      assert.deepEqual(statementValues('Send me the weekly digest by email.'), []);
+      assert.deepEqual(statementValues('Looking at the logs, the job failed twice.'), []);
+      assert.deepEqual(statementValues('Keiko has taken over the pager.'), ['Keiko']);
+      assert.deepEqual(statementValues('AWS bills us monthly.'), ['AWS']);
+      assert.deepEqual(statementValues('The host moved to Frankfurt.'), ['Frankfurt']);
+      assert.deepEqual(subjectWords('Put the references in a list.'), subjectWords('the reference list: put it there'));
     });
 
     it('does not replace a statement about another subject, a repeat, or one without a value', () => {
