@@ -350,6 +350,24 @@ describe('core/fold/state-ledger', () => {
     });
   });
 
+  describe('asPointer', () => {
+    it('keeps the identifiers of the clauses it leaves out after the ones it keeps', () => {
+      const e: LedgerEntry = {
+        kind: 'rule',
+        text: 'Never restart the ingest workers during business hours, the last incident is INC-20931, see the postmortem.',
+        seq: 3,
+      };
+      const p = asPointer(e, 8);
+      assert.equal(p.text, 'Never restart the ingest workers during business hours; INC-20931');
+      assert.deepEqual(parseLedger(renderLedger({ entries: [p] })).ledger.entries, [p]);
+      // Words with no digit are not identifiers; a clause kept is not repeated.
+      assert.equal(
+        asPointer({ ...e, text: 'Always page the on-call first, then the team lead.' }, 6).text,
+        'Always page the on-call first'
+      );
+    });
+  });
+
   describe('fitLedger', () => {
     const rule = (n: number): LedgerEntry => ({
       kind: 'rule',
