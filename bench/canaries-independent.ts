@@ -4,12 +4,14 @@
  * changes were made), through the public `fold` command, beside the simple baselines. Writes
  * bench/results/canaries-independent.json (`{"sets": [report, …]}`) and .md, one section per set.
  * `CANARY_FACTS=path` measures that fact file alone. `BENCH_QUICK=1`: two short sessions, one seed (a few seconds).
+ * `BENCH_RESULTS=DIR` writes the results there instead of bench/results.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadFactSet } from './canaries/independent/facts';
 import type { IndependentReport } from './canaries/independent/measure';
 import { formatIndependent, measureIndependent } from './canaries/independent/measure';
+import { resultsDir } from './results-dir';
 
 const QUICK_SESSIONS = ['tau2-bench-gpt41-retail-task38', 'swe-agent-gpt4-pydicom__pydicom-1458'];
 const SETS = ['bench/canaries/independent-facts.json', 'bench/canaries/independent-facts-2.json'];
@@ -29,8 +31,7 @@ async function main(): Promise<void> {
   }
   const md = reports.map(formatIndependent).join('\n');
   if (!quick) {
-    const dir = join(__dirname, 'results');
-    mkdirSync(dir, { recursive: true });
+    const dir = resultsDir();
     writeFileSync(join(dir, 'canaries-independent.json'), `${JSON.stringify({ sets: reports }, null, 2)}\n`);
     writeFileSync(join(dir, 'canaries-independent.md'), `${md}\n`);
   }

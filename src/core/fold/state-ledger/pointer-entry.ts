@@ -43,8 +43,19 @@ export function pointerText(text: string, maxWords = 24): string {
     keep.add(r.i);
     used += w;
   }
-  return clauses.filter((_, i) => keep.has(i)).join('; ');
+  const kept = clauses.filter((_, i) => keep.has(i)).join('; ');
+  // An identifier of a clause left out (a ticket, a path, a hash, a version) is kept after it: it is what a pointer
+  // cannot be searched back by otherwise, and what the statement was most likely kept for.
+  const ids = clauses
+    .filter((_, i) => !keep.has(i))
+    .flatMap((c) => c.split(/\s+/))
+    .map((w) => w.replace(/^[^\w#@$/.~-]+|[^\w%/]+$/g, ''))
+    .filter((w) => w.length >= 3 && /\d/.test(w) && /[A-Za-z/@_#.:-]/.test(w) && !kept.includes(w));
+  return [kept, ...[...new Set(ids)].slice(0, MAX_IDS)].join('; ');
 }
+
+/** Identifiers of left-out clauses a pointer keeps, at most. */
+const MAX_IDS = 2;
 
 /**
  * The entry as a pointer (an entry already a pointer is shortened further when `maxWords` is smaller).

@@ -75,6 +75,19 @@ function repeatsItself(e: LedgerEntry): boolean {
   return arrow >= 0 && shown.every((v) => call.includes(v.toLowerCase()));
 }
 
+/**
+ * How much an entry states that its own call does not: its distinct values (numbers, identifiers, names, quoted
+ * spans) past the call's text. What a tool result or the assistant said with one value says less than a line of five.
+ *
+ * @returns the count
+ */
+export function ownValues(e: LedgerEntry): number {
+  const arrow = e.text.indexOf(' → ');
+  const call = arrow >= 0 ? e.text.slice(0, arrow).toLowerCase() : '';
+  const shown = statementValues(arrow >= 0 ? e.text.slice(arrow + 3) : e.text).map((v) => v.toLowerCase());
+  return new Set(shown.filter((v) => !call.includes(v))).size;
+}
+
 function baseTier(e: LedgerEntry): number {
   switch (e.kind) {
     case 'rule':
@@ -129,7 +142,10 @@ export function fitLedger(ledger: StateLedger, options: FitLedgerOptions): Fitte
   let taskCost = ledger.task ? count(taskText(taskChars)) + 2 : 0;
   const total = (): number => used + taskCost + headings();
   // Not even every smallest pointer fits: drop the least binding, oldest first; the task goes before the rules.
-  const order = ledger.entries.map((e, i) => ({ i, tier: entryTier(e) })).sort((a, b) => b.tier - a.tier || a.i - b.i);
+  // Within a tier, what says least goes first (fewest values of its own), then the oldest.
+  const order = ledger.entries
+    .map((e, i) => ({ i, tier: entryTier(e), said: ownValues(e) }))
+    .sort((a, b) => b.tier - a.tier || (a.tier >= SOFT_TIER ? a.said - b.said : 0) || a.i - b.i);
   let dropped = 0;
   for (const { i, tier } of order) {
     if (total() <= maxTokens) break;
@@ -143,10 +159,9 @@ export function fitLedger(ledger: StateLedger, options: FitLedgerOptions): Fitte
   }
   if (total() > maxTokens) taskCost = 0;
   const soft = Math.min(options.softTokens ?? maxTokens, maxTokens);
-  // What the user said with no value ranks above what tools showed, but shares its room: a busy session has many.
-  const isSoft = (i: number): boolean =>
-    entryTier(ledger.entries[i]!) >= SOFT_TIER ||
-    (ledger.entries[i]!.kind === 'said' && entryTier(ledger.entries[i]!) === 4);
+  // What the user said is the user's, with or without a value: only what tools showed and the assistant found (and
+  // what repeats itself) shares the soft room.
+  const isSoft = (i: number): boolean => entryTier(ledger.entries[i]!) >= SOFT_TIER;
   let softUsed = 0;
   forms.forEach((f, i) => (softUsed += kept[i] && isSoft(i) ? cost(f[0]!) : 0));
   for (const { i } of order) {
@@ -187,7 +202,8 @@ export function fitLedger(ledger: StateLedger, options: FitLedgerOptions): Fitte
       }
     }
   };
-  // A rule is not shortened while an aside with no value keeps even its pointer: filler goes first.
+  // An entry that binds (a rule, a limit, a goal, a decision, a fact, a preference) is not shortened while what a
+  // tool showed or an aside keeps even its pointer: those go first, the least informative and oldest first.
   const evictFiller = (): boolean => {
     const i = order.find(({ i: k, tier }) => tier >= SOFT_TIER && kept[k])?.i;
     if (i === undefined) return false;
@@ -200,7 +216,7 @@ export function fitLedger(ledger: StateLedger, options: FitLedgerOptions): Fitte
   for (let tier = 0; tier <= LOWEST; tier++) {
     const ids = byTier(tier);
     for (const i of ids) {
-      while (!upgrade(i, 2) && tier === 0 && evictFiller());
+      while (!upgrade(i, 2) && tier < SOFT_TIER && evictFiller());
       if (chosen[i] !== 2) upgrade(i, 1);
     }
     if (tier === 0) growTask(options.taskTokens ?? Infinity);

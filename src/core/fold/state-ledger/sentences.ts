@@ -35,15 +35,35 @@ const STOP = new Set(
   ).split(' ')
 );
 
-/** A value in a statement: anything with a digit, a capitalised word past the first, a quoted or code span. */
+// After a capitalised first word, a verb that makes it the subject of the sentence: "Keiko has taken over on-call".
+const NAMED_SUBJECT =
+  /^(?:is|was|are|were|has|had|have|will|would|can|could|should|says|said|wants|needs|asked|['’]s)$/i;
+
+/**
+ * Whether a sentence's capitalised first word is a name: an acronym or a mixed-case word ("AWS", "PostgreSQL"), or a
+ * word the next one makes the subject of a verb ("Keiko has …", "Postgres is …"). A capital there is the sentence's,
+ * not a name's, otherwise: "Send me the update by email." states no value "Send".
+ *
+ * @returns whether the first word counts as a value
+ */
+function firstWordIsName(w: string, next: string | undefined): boolean {
+  if (STOP.has(w.toLowerCase())) return false;
+  if (/^[A-Z0-9]{2,}$|^[A-Z]\w*[A-Z]/.test(w)) return true;
+  return NAMED_SUBJECT.test((next ?? '').replace(/[^\w'’]+$/, ''));
+}
+
+/**
+ * A value in a statement: anything with a digit, a capitalised word past the first (the first when it is a name, see
+ * {@link firstWordIsName}), a quoted or code span.
+ */
 export function statementValues(text: string): string[] {
   const values: string[] = [];
   for (const m of text.matchAll(/[`"“'‘]([^`"”'’]{1,60})[`"”'’]/g)) if (m[1]) values.push(m[1]);
-  const words = text.split(/\s+/);
+  const words = text.split(/\s+/).filter(Boolean);
   words.forEach((raw, i) => {
     const w = raw.replace(/^[^\w$#@~/.-]+|[^\w%/]+$/g, '');
     if (!w) return;
-    const capital = /^[A-Z]/.test(w) && !/^I(?:'|’|$)/.test(w) && (i > 0 || !STOP.has(w.toLowerCase()));
+    const capital = /^[A-Z]/.test(w) && !/^I(?:'|’|$)/.test(w) && (i > 0 || firstWordIsName(w, words[1]));
     if (/\d/.test(w) || /[/@_]/.test(w) || capital) values.push(w);
   });
   return values;
@@ -56,7 +76,11 @@ export function statementValues(text: string): string[] {
  * @returns the stem
  */
 export function stem(w: string): string {
-  return w.replace(/(?<=[a-z]{4})(?:ments?|ings?|ed|es|s)$/, '').replace(/(?<=[a-z]{3})s$/, '');
+  // A final e goes too, so that "reference" and "references", "manage" and "management" are one word.
+  return w
+    .replace(/(?<=[a-z]{4})(?:ments?|ings?|ed|es|s)$/, '')
+    .replace(/(?<=[a-z]{3})s$/, '')
+    .replace(/(?<=[a-z]{4})e$/, '');
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   supersedes,
   mergeLedgers,
 } from '../../../../src/core/fold/state-ledger';
+import { statementValues, subjectWords } from '../../../../src/core/fold/state-ledger/sentences';
 import type { LedgerEntry, StateLedger } from '../../../../src/core/fold/state-ledger';
 import { normalize } from '../../../../src/core/messages/normalize';
 import { SUMMARY_MARKER } from '../../../../src/core/messages/summary-marker';
@@ -212,6 +213,73 @@ describe('core/fold/state-ledger', () => {
       assert.ok(!renderLedger(merged).includes('Redis 6'), renderLedger(merged));
     });
 
+    it('reads a change worded as one: fewer shared words, and a statement with no value can be replaced', () => {
+      const said = (text: string, seq = 1): LedgerEntry => ({ kind: 'said', text, seq });
+      // The older one states no value: two shared subject words and the wording of a change.
+      assert.ok(
+        supersedes(
+          said('Actually, forget the long form — write the release notes as short bullet lists.', 2),
+          said('Write the release notes in long paragraphs.')
+        )
+      );
+      assert.ok(
+        supersedes(
+          { kind: 'rule', text: 'Post the nightly status in the team channel instead, never by email.', seq: 2 },
+          said('Send the nightly status by email.')
+        )
+      );
+      // One shared word is enough when the older value is gone and the newer says it changed.
+      assert.ok(
+        supersedes(
+          fact('The dentist rescheduled to Wednesday at 9.', 2),
+          fact('The appointment with the dentist is Friday at 4.')
+        )
+      );
+      assert.ok(
+        supersedes(
+          fact('Ops brought the maintenance forward to the 3rd, so plan around it.', 2),
+          fact('Maintenance starts on the 9th.')
+        )
+      );
+      // Not without the wording of a change, nor on one shared word when the older states no value.
+      assert.ok(
+        !supersedes(
+          fact('The dentist said Wednesday at 9 works for a cleaning.', 2),
+          fact('The appointment with the dentist is Friday at 4.')
+        )
+      );
+      assert.ok(
+        !supersedes(said('Now add tests for the answers module.', 2), said('Please keep the answers short and plain.'))
+      );
+      assert.ok(
+        !supersedes(said('Now the charts stay in Plotly.', 2), {
+          kind: 'preference',
+          text: "I'd like the charts in Plotly.",
+          seq: 1,
+        })
+      );
+      assert.ok(
+        !supersedes(
+          { kind: 'rule', text: 'Never email the nightly status now.', seq: 2 },
+          fact('The nightly status goes out at 06:00.')
+        )
+      );
+      // A value of another shape on one shared word is another subject: a path is not replaced by a count.
+      const path = fact('The nightly exports land in s3://acme-ops/exports.');
+      assert.ok(!supersedes(fact('Now rerun the nightly job with 4 workers.', 2), path));
+      assert.ok(!supersedes(said('Actually, document the nightly exports first.', 2), path));
+      assert.ok(supersedes(fact('The nightly exports moved to s3://acme-ops/v2/exports.', 2), path));
+    });
+
+    it('reads a capitalised first word as a value only when it names something', () => {
+      assert.deepEqual(statementValues('Send me the weekly digest by email.'), []);
+      assert.deepEqual(statementValues('Looking at the logs, the job failed twice.'), []);
+      assert.deepEqual(statementValues('Keiko has taken over the pager.'), ['Keiko']);
+      assert.deepEqual(statementValues('AWS bills us monthly.'), ['AWS']);
+      assert.deepEqual(statementValues('The host moved to Frankfurt.'), ['Frankfurt']);
+      assert.deepEqual(subjectWords('Put the references in a list.'), subjectWords('the reference list: put it there'));
+    });
+
     it('does not replace a statement about another subject, a repeat, or one without a value', () => {
       const old = fact('The deploy window is Tuesday.');
       assert.ok(!supersedes(fact('The release freeze is Thursday.', 2), old));
@@ -269,6 +337,24 @@ describe('core/fold/state-ledger', () => {
       assert.equal(
         asPointer({ kind: 'fact', text: 'Our bucket, by the way, is s3://acme/x.', seq: 2 }, 3).text,
         'is s3://acme/x'
+      );
+    });
+  });
+
+  describe('asPointer', () => {
+    it('keeps the identifiers of the clauses it leaves out after the ones it keeps', () => {
+      const e: LedgerEntry = {
+        kind: 'rule',
+        text: 'Never restart the ingest workers during business hours, the last incident is INC-20931, see the postmortem.',
+        seq: 3,
+      };
+      const p = asPointer(e, 8);
+      assert.equal(p.text, 'Never restart the ingest workers during business hours; INC-20931');
+      assert.deepEqual(parseLedger(renderLedger({ entries: [p] })).ledger.entries, [p]);
+      // Words with no digit are not identifiers; a clause kept is not repeated.
+      assert.equal(
+        asPointer({ ...e, text: 'Always page the on-call first, then the team lead.' }, 6).text,
+        'Always page the on-call first'
       );
     });
   });
@@ -333,6 +419,72 @@ describe('core/fold/state-ledger', () => {
       }
       assert.equal(fitLedger(ledger, { maxTokens: 200, count }).mustKeepLost, false);
       assert.equal(fitLedger(ledger, { maxTokens: 12, count }).mustKeepLost, true);
+    });
+
+    it('keeps a fact or a preference whole before what a tool showed keeps its pointer', () => {
+      const seen = (n: number): LedgerEntry => ({
+        kind: 'observation',
+        text: `Bash(ls build/out-${n}) → artifact-${n}.tar written with 3 files at 12:0${n}`,
+        seq: 10 + n,
+      });
+      const fact: LedgerEntry = {
+        kind: 'fact',
+        text: 'The customer account is ACME-4471 on the Enterprise plan, renewed in March 2024 for three more years.',
+        seq: 1,
+      };
+      const pref: LedgerEntry = { kind: 'preference', text: 'I prefer short answers with the numbers first.', seq: 2 };
+      const l: StateLedger = { entries: [fact, pref, ...[1, 2, 3, 4, 5, 6, 7, 8].map(seen)] };
+      const whole = count(fitLedger(l, { maxTokens: 10_000, count }).body);
+      let evicted = 0;
+      for (let room = 60; room <= whole; room += 5) {
+        const f = fitLedger(l, { maxTokens: room, count });
+        assert.ok(count(f.body) <= room, f.body);
+        // What a tool showed keeps even a pointer only when the fact and the preference are whole.
+        if (f.ledger.entries.some((e) => e.kind === 'observation'))
+          for (const kind of ['fact', 'preference'])
+            assert.ok(
+              f.ledger.entries.some((e) => e.kind === kind && !e.pointer),
+              `${room}: ${f.body}`
+            );
+        if (f.dropped > 0 && f.ledger.entries.some((e) => e.kind === 'observation')) evicted += 1;
+      }
+      assert.ok(evicted > 0, 'some room keeps the fact whole and some of what tools showed');
+    });
+
+    it('holds only what tools showed and the assistant found to the soft room, not what the user said', () => {
+      const aside: LedgerEntry = {
+        kind: 'said',
+        text: 'The whole team would be happier with fewer meetings on the calendar this quarter.',
+        seq: 1,
+      };
+      const seen: LedgerEntry = {
+        kind: 'observation',
+        text: 'Bash(uptime) → load average 0.42 over 15 minutes',
+        seq: 2,
+      };
+      const f = fitLedger({ entries: [aside, seen] }, { maxTokens: 10_000, softTokens: 4, count });
+      assert.deepEqual(
+        f.ledger.entries.map((e) => [e.seq, e.pointer === true]),
+        [[1, false]],
+        f.body
+      );
+    });
+
+    it('drops what says least among what tools showed first, not merely the oldest', () => {
+      const rich: LedgerEntry = {
+        kind: 'observation',
+        text: 'Read(config/prod.yaml) → region: eu-west-3, replicas: 6, image: api@sha256:9f2c, owner: team-billing',
+        seq: 1,
+      };
+      const thin: LedgerEntry = { kind: 'observation', text: 'Bash(date) → 20260212165422 done', seq: 2 };
+      const l: StateLedger = { entries: [rich, thin] };
+      const richOnly = fitLedger({ entries: [rich] }, { maxTokens: 10_000, count });
+      const f = fitLedger(l, { maxTokens: count(richOnly.body) + 2, count });
+      assert.deepEqual(
+        f.ledger.entries.map((e) => e.seq),
+        [1],
+        f.body
+      );
     });
   });
 
