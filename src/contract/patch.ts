@@ -26,13 +26,15 @@ export interface EntryKey {
  * `before` (a uid names one message). The common prefix (on an ordinary step, all of the mirror) is compared in
  * place: the entries after it are looked up among those after it in `before`, and only an entry found nowhere there
  * (a new message, one moved back) makes the prefix be looked up too.
+ * @param rawOf what an inserted entry is sent as (by default its `raw`).
  * @returns the segments; their total size is O(changed messages + number of runs).
  */
 export function diffContext<E extends EntryKey & { raw: unknown }>(
   before: readonly EntryKey[],
   after: readonly E[],
   baseVersion: number,
-  version: number
+  version: number,
+  rawOf: (entry: E) => unknown = (entry) => entry.raw
 ): ContextPatch {
   let shared = 0;
   const limit = Math.min(before.length, after.length);
@@ -57,9 +59,9 @@ export function diffContext<E extends EntryKey & { raw: unknown }>(
       if (last && 'copy' in last && last.copy[1] === at) last.copy[1] = at + 1;
       else segments.push({ copy: [at, at + 1] });
     } else if (last && 'insert' in last) {
-      last.insert.push(entry.raw);
+      last.insert.push(rawOf(entry));
     } else {
-      segments.push({ insert: [entry.raw] });
+      segments.push({ insert: [rawOf(entry)] });
     }
   }
   return { baseVersion, version, segments };

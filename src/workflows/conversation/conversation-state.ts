@@ -26,6 +26,7 @@ import { noteSent, type SentContext } from './sent-contexts';
 import { defaultLimits, type ConversationSettings, type RunLimits } from '../../contract/settings';
 import { isRetry, noteApplied } from './writers';
 import type { CarriedState, ReadonlyCarriedState } from './carried-state';
+import type { LiveEntry } from './live-entry';
 
 export type { LiveEntry } from './live-entry';
 
@@ -72,6 +73,12 @@ export interface Recount {
  */
 export class ConversationState {
   private readonly data: CarriedState;
+  /**
+   * The messages held by reference since the last patch, as they were before their stubs (by entry; not carried). A
+   * message new or rewritten in the same step (clipped, lightened, evicted) is not in the caller's mirror yet, so the
+   * patch inserts it: as this message, never as its stub.
+   */
+  private unstubbed = new Map<LiveEntry, unknown>();
 
   /**
    * Wraps a carried state (from `create` or from the previous run). A fold summary still being written when that run
@@ -340,6 +347,7 @@ export class ConversationState {
     for (const r of referenced) {
       const entry = this.data.live[r.index];
       if (!entry || entry.seq === null) continue;
+      if (!entry.ref) this.unstubbed.set(entry, entry.raw);
       entry.raw = r.raw;
       entry.ref = { bytes: r.bytes };
       stubs.push(r);
@@ -350,9 +358,16 @@ export class ConversationState {
     this.cached = transcript && { version: this.data.version, transcript };
   }
 
-  /** The patch from the caller's mirror (plus what it sent) to the current context. */
+  /**
+   * The patch from the caller's mirror (plus what it sent) to the current context; a message held by reference is
+   * inserted as itself (the caller holds no stub). Forgets the messages held since the last patch.
+   */
   patch(staged: Pick<StagedAppend, 'before' | 'baseVersion'>): ContextPatch {
-    return diffContext(staged.before, this.data.live, staged.baseVersion, this.data.version);
+    const unstubbed = this.unstubbed;
+    this.unstubbed = new Map();
+    return diffContext(staged.before, this.data.live, staged.baseVersion, this.data.version, (e) =>
+      unstubbed.has(e) ? unstubbed.get(e) : e.raw
+    );
   }
 
   /**

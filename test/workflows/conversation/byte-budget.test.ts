@@ -7,6 +7,7 @@ import { jsonBytes } from '../../../src/workflows/conversation/byte-budget';
 import { openArchiveReader } from '../../../src/archive/open-archive';
 import { ConversationClient } from '../../../src/client/conversation-client';
 import { loadConfig } from '../../../src/config/load-config';
+import { archiveWhere, lightenMessage } from '../../../src/core/fold/lighten';
 
 const MiB = 1_048_576;
 
@@ -81,6 +82,25 @@ describe('the live context stays under its byte budget', function () {
       assert.ok(jsonBytes(context.messages) <= MiB + 200_000, `${jsonBytes(context.messages)} bytes live`);
       assert.equal(await workflowTaskFailures(env.client.workflow.getHandle(conv.workflowId)), 0);
       assert.equal((await conv.prepare([{ role: 'user', content: 'still there?' }])).messages.length, 11);
+    });
+  });
+
+  it('a message lightened and held by reference in the same step reaches the caller lightened, not as its stub', async () => {
+    await withConversationWorker(async ({ open }) => {
+      const id = uniqueConversationId('lightened-held');
+      const conv = open(id, { maxContextBytes: 65_536 });
+      const heavy = { role: 'user', content: `The heavy report, line by line. `.repeat(1_500) };
+      await conv.prepare([heavy]);
+      // 25 ordinary messages (nothing to lighten in them): the heavy one is lightened, and that is not enough, so
+      // the oldest messages, the lightened one first, are held by reference in the same step.
+      const ordinary = Array.from({ length: 25 }, (_, i) => ({
+        role: i % 2 === 0 ? 'assistant' : 'user',
+        content: `Message ${i}: ${'an ordinary sentence of the conversation. '.repeat(70)}`,
+      }));
+      const prepared = await conv.prepare(ordinary);
+      assert.match(JSON.stringify((await conv.context()).messages[0]), /sha256 [0-9a-f]{16}…/, 'held by reference');
+      // The model is sent the lightened message, as it would be had it not been held by reference.
+      assert.deepEqual(prepared.messages, [lightenMessage(heavy, archiveWhere(id, 0)), ...ordinary]);
     });
   });
 });

@@ -389,8 +389,6 @@ describe('ConversationState transitions', () => {
         const show = () => state.carried.live.map((e) => shown.get(`${e.uid}@${e.rev}`) ?? e.raw);
         steps.forEach(({ sent, clip, evict, reference }, n) => {
           const messages = Array.from({ length: sent }, (_, k) => ({ role: 'user', content: `step ${n}.${k}` }));
-          // The byte budget holds by reference only messages the caller holds as they are (not new, not rewritten).
-          const held = new Set(state.carried.live.map((e) => `${e.uid}@${e.rev}`));
           state.stage({ messages }); // the update validator
           const staged = state.stage({ messages });
           const clipped = clip
@@ -403,9 +401,9 @@ describe('ConversationState transitions', () => {
             state.commitEviction(
               evict.map((k) => ({ index: at(k), raw: { role: 'user', content: `ev ${n}.${k}` }, tokens: 1 }))
             );
-            const refs = reference
-              .map(at)
-              .filter((i) => held.has(`${state.carried.live[i]!.uid}@${state.carried.live[i]!.rev}`));
+            // Any message may be held by reference, also one new or rewritten in this very step (clipped,
+            // lightened): the caller is still sent the message as it was before its stub, never the stub.
+            const refs = reference.map(at);
             for (const i of refs) {
               const e = state.carried.live[i]!;
               if (e.seq !== null && !e.ref) shown.set(`${e.uid}@${e.rev}`, e.raw);
