@@ -150,20 +150,30 @@ export function checkNoGap(key: string, firstSeq: number, lastStored: number | n
   }
 }
 
-/** The workflow task time a fold record carries, when `body` is one. */
-function finishedAt(body: string | undefined): number | undefined {
+/** The workflow task times a fold record carries (`finishedAt`, then `startedAt`), when `body` is one. */
+function taskTimes(body: string | undefined): [number, number] | undefined {
   if (body === undefined) return undefined;
-  const at = (JSON.parse(body) as { finishedAt?: unknown }).finishedAt;
-  return typeof at === 'number' ? at : undefined;
+  const { finishedAt, startedAt } = JSON.parse(body) as { finishedAt?: unknown; startedAt?: unknown };
+  if (typeof finishedAt !== 'number') return undefined;
+  return [finishedAt, typeof startedAt === 'number' ? startedAt : -Infinity];
+}
+
+/** Whether the record in `entry` was built from earlier workflow tasks than the one in `head`. */
+function builtEarlier(entry: string | undefined, head: string | undefined): boolean {
+  const a = taskTimes(entry);
+  const b = taskTimes(head);
+  if (!a || !b) return false;
+  return a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
 }
 
 /**
  * Decides what a write does, given what its numbers hold now: a number with the same hash is unchanged; with another
- * hash it gets the next revision; a free number is inserted. A fold record older (by `finishedAt`, its workflow
- * task's time) than the current one is kept as a superseded revision and the current one stays: it is the late write
- * of a task that timed out (its worker lost the database for a while), while the later task's record is the one the
- * conversation applied. Fold heads must carry their body (plaintext). `same` says whether an entry's content is what
- * a head holds (by default: equal hashes).
+ * hash it gets the next revision; a free number is inserted. A fold record built from earlier workflow tasks than the
+ * current one (by `finishedAt`, then `startedAt`) is kept as a superseded revision and the current one stays: it is the
+ * late write of a task the server did not keep (its worker lost the database for a while, or ran the fold's first task
+ * from a cache the server had lost), while the record built from the later tasks is the one the conversation applied.
+ * Fold heads must carry their body (plaintext). `same` says whether an entry's content is what a head holds (by
+ * default: equal hashes).
  */
 export function planWrite(
   entries: readonly PreparedEntry[],
@@ -184,7 +194,7 @@ export function planWrite(
       plan.outcome.stored++;
     } else if (same(entry, head)) {
       plan.outcome.unchanged++;
-    } else if ((finishedAt(entry.body) ?? Infinity) < (finishedAt(head.body) ?? -Infinity)) {
+    } else if (builtEarlier(entry.body, head.body)) {
       plan.stale.push({ ...entry, revision: head.revision + 1 });
       plan.outcome.superseded.push(entry.seq);
     } else {

@@ -388,6 +388,23 @@ export function describeArchiveConformance(
       );
     });
 
+    it('keeps the record whose fold began in the later task when two finish in the same task', async () => {
+      // The cluster chaos suite's finding: after a history host was killed, two executions wrote fold 25 with the same
+      // finishedAt and different startedAt; the one that began later is the one the replayed history holds.
+      const key = freshKey('tied-fold');
+      await archive.append(key, 0, ['m0']);
+      const lost = foldRecord(1, { startedAt: 1_700_000_001_000, finishedAt: 1_700_000_005_000 });
+      const kept = foldRecord(1, { startedAt: 1_700_000_002_000, finishedAt: 1_700_000_005_000 });
+      await archive.recordFold(key, kept);
+      assert.deepEqual(await archive.recordFold(key, lost), { stored: 0, unchanged: 0, superseded: [1] });
+      assert.deepEqual(await archive.folds(key), [kept], 'a late write of the lost task does not replace it');
+      const other = freshKey('tied-fold-other');
+      await archive.append(other, 0, ['m0']);
+      await archive.recordFold(other, lost);
+      await archive.recordFold(other, kept);
+      assert.deepEqual(await archive.folds(other), [kept], 'written in the other order, the same record is current');
+    });
+
     it('serialises concurrent writes from one process', async () => {
       const key = freshKey('inproc');
       const other = freshKey('inproc-other');

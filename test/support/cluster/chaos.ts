@@ -76,10 +76,11 @@ async function foldsAgree(archive: PostgresArchive, conv: ConversationClient, wi
       const a = archived.find((x) => x.number === f.number);
       if (isDeepStrictEqual(a, f)) continue;
       const field = (r: FoldRecord, k: string): unknown => (r as unknown as Record<string, unknown>)[k];
+      const shown = (v: unknown): string => JSON.stringify(v)?.slice(0, 80) ?? 'absent';
       const fields = a
-        ? [...new Set([...Object.keys(a), ...Object.keys(f)])].filter(
-            (k) => !isDeepStrictEqual(field(a, k), field(f, k))
-          )
+        ? [...new Set([...Object.keys(a), ...Object.keys(f)])]
+            .filter((k) => !isDeepStrictEqual(field(a, k), field(f, k)))
+            .map((k) => `${k} (state ${shown(field(f, k))}, archive ${shown(field(a, k))})`)
         : ['the whole record (not archived)'];
       problems.push(`fold ${f.number} differs between state and archive: ${fields.join(', ')}`);
     }
