@@ -35,6 +35,9 @@ const STOP = new Set(
   ).split(' ')
 );
 
+/** @returns whether `w` (lower-cased) says nothing about a statement's subject */
+export const isStopWord = (w: string): boolean => STOP.has(w);
+
 // After a capitalised first word, a verb that makes it the subject of the sentence: "Keiko has taken over on-call".
 const NAMED_SUBJECT =
   /^(?:is|was|are|were|has|had|have|will|would|can|could|should|says|said|wants|needs|asked|['’]s)$/i;
@@ -64,7 +67,8 @@ export function statementValues(text: string): string[] {
     const w = raw.replace(/^[^\w$#@~/.-]+|[^\w%/]+$/g, '');
     if (!w) return;
     const capital = /^[A-Z]/.test(w) && !/^I(?:'|’|$)/.test(w) && (i > 0 || firstWordIsName(w, words[1]));
-    if (/\d/.test(w) || /[/@_]/.test(w) || capital) values.push(w);
+    // A host or file name ("staging.example.dev", "setup.py") is a value too.
+    if (/\d/.test(w) || /[/@_]/.test(w) || /\w\.[a-z]{2,}$/i.test(w) || capital) values.push(w);
   });
   return values;
 }

@@ -271,6 +271,103 @@ describe('core/fold/state-ledger', () => {
       assert.ok(supersedes(fact('The nightly exports moved to s3://acme-ops/v2/exports.', 2), path));
     });
 
+    it('replaces a statement withdrawn by naming what it drops, or a value dropped', () => {
+      const said = (text: string, seq = 1): LedgerEntry => ({ kind: 'said', text, seq });
+      const goal = (text: string, seq = 1): LedgerEntry => ({ kind: 'goal', text, seq });
+      assert.ok(
+        supersedes(
+          fact('Change of plans: forget the import work, the priority is the billing export.', 2),
+          goal('The main objective is to clean up the import pipeline.')
+        )
+      );
+      // A value the newer statement drops is not one it states.
+      assert.ok(
+        supersedes(fact('Forget the CSV, I want the digest in a Notion page.', 2), {
+          kind: 'preference',
+          text: "I'd like the digest as a CSV file.",
+          seq: 1,
+        })
+      );
+      // Not a withdrawal that keeps the older value, nor one of another subject.
+      const path = fact('The nightly exports land in s3://acme-ops/exports.');
+      assert.ok(!supersedes(said('Actually, document the nightly exports first.', 2), path));
+      assert.ok(
+        !supersedes(fact('Forget the lint warnings for now.', 2), goal('The main objective is the import pipeline.'))
+      );
+    });
+
+    it('does not replace a goal on one shared word, however the newer statement is worded', () => {
+      const goal = (text: string): LedgerEntry => ({ kind: 'goal', text, seq: 1 });
+      const decision = (text: string): LedgerEntry => ({ kind: 'decision', text, seq: 2 });
+      const backups = goal('I want to set up automatic daily backups of the database with 30 days of retention.');
+      assert.ok(!supersedes(decision("I'll restore from the backup instead of replaying the WAL."), backups));
+      assert.ok(
+        !supersedes(
+          decision('Instead of trying to fix the root cause, let me fix the symptom.'),
+          goal('Fix the flaky upload test.')
+        )
+      );
+      // A withdrawal needs the word it drops to be the older one's, or two of its subject words.
+      assert.ok(
+        !supersedes(
+          fact('Change of plans: forget the lint warnings, the priority is the nightly build.', 2),
+          goal('The main objective is to clean up the import pipeline.')
+        )
+      );
+      assert.ok(
+        supersedes(
+          fact('Change of plans: the priority for the import pipeline is now the retry logic.', 2),
+          goal('The main objective is to clean up the import pipeline.')
+        )
+      );
+    });
+
+    it('does not read a unit of time as the slot of a count, nor a call as the subject of its results', () => {
+      const limit = (text: string, seq = 1): LedgerEntry => ({ kind: 'constraint', text, seq });
+      assert.ok(
+        !supersedes(
+          limit('Reviews take 3 days of manual matching instead.', 2),
+          limit('Flag accounts at least 30 days before renewal.')
+        )
+      );
+      assert.ok(
+        !supersedes(
+          limit('run(ref=b) → Never run VACUUM during peak (10:00-22:00 UTC), use pg_repack instead.', 2),
+          limit('run(ref=a) → {"plan":"startup","seats":25,"note":"upgrade required"}')
+        )
+      );
+    });
+
+    it('replaces a count of the same unit, and a name the update no longer states', () => {
+      const clinics = fact('The pilot has 450 enrolled clinics.');
+      assert.ok(supersedes(fact('After the audit we are down to 380 clinics.', 2), clinics));
+      assert.ok(!supersedes(fact('The pilot runs for 12 weeks.', 2), clinics));
+      assert.ok(
+        supersedes(
+          fact('The processor we use now is Adyen.', 2),
+          fact('Our main payment processor for Europe is Stripe.')
+        )
+      );
+      assert.deepEqual(statementValues('The wiki lives at wiki.acme.io now.'), ['wiki.acme.io']);
+    });
+
+    it('an update that only fills the slot of older entries replaces the most recent one', () => {
+      const goal = (text: string, seq: number): LedgerEntry => ({ kind: 'goal', text, seq });
+      const older = [
+        goal('The first objective is the import pipeline.', 1),
+        goal('Next objective: speed up the import.', 2),
+      ];
+      const merged = mergeLedgers(
+        { entries: older },
+        { entries: [fact('Change of plans: forget the import, the priority is the billing export.', 3)] },
+        { cleanCalls: new Set(), assistantSpoke: false }
+      );
+      assert.deepEqual(
+        merged.entries.map((x) => x.seq),
+        [1, 3]
+      );
+    });
+
     it('reads a capitalised first word as a value only when it names something', () => {
       assert.deepEqual(statementValues('Send me the weekly digest by email.'), []);
       assert.deepEqual(statementValues('Looking at the logs, the job failed twice.'), []);

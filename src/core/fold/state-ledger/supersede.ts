@@ -1,0 +1,170 @@
+/**
+ * Whether a later ledger entry replaces an earlier one: the same subject with a new value, or an explicit withdrawal
+ * of what the earlier one said. Kinds are compared first; then the subject words and names both state.
+ */
+import { isStopWord, statementValues, stem, subjectWords } from './sentences';
+import type { EntryKind, LedgerEntry } from './types';
+
+// Kinds that say what a value is: the wording picks one of them ("Keep the batch under 200." is a limit, "The batch
+// size is 350 now." a fact, "let's switch the keys to camelCase" a decision), so an update may come in another one.
+// Rules, goals, questions and errors are only ever replaced by their own kind.
+const VALUE_KINDS: ReadonlySet<EntryKind> = new Set([
+  'fact',
+  'constraint',
+  'said',
+  'preference',
+  'decision',
+  'goal',
+  'observation',
+]);
+
+/** @returns whether entries of these kinds may replace one another: the same kind, or both stated values */
+function sameKind(a: EntryKind, b: EntryKind): boolean {
+  return a === b || (VALUE_KINDS.has(a) && VALUE_KINDS.has(b));
+}
+
+// Wording that says a statement changes an earlier one: "actually", "scratch that", "instead", "moved to",
+// "rescheduled", "from now on", "is now" …
+const UPDATE_CUE =
+  /\b(?:actually|scratch that|instead|no longer|any ?more|change of plans?|changed?|moved?|rescheduled|postponed|pushed (?:back|out)|brought\b.{0,30}\bforward|switch(?:ed)? to|replaced?|forget|from now on|going forward|from here on|now|new|updated?|correction|relaxed|raised|lowered|re-?prioriti[sz]ed|on (?:second thought|reflection))\b/i;
+
+// Wording that withdraws what was said before, not only restates it. "actually", "instead" and "decided" are not
+// among them: an agent narrates with them ("Instead of fixing the root cause, let me …") about anything at all.
+const WITHDRAWAL =
+  /\b(?:scratch that|change of plans?|forget|re-?prioriti[sz]ed|re-?scoped?|on (?:second thought|reflection)|correction|no longer|rescheduled|postponed)\b/i;
+
+// A word right after wording that drops it is what is withdrawn, not a new value: "forget the PDF", "not Thursday",
+// "instead of Ghost".
+const DROPPED =
+  /\b(?:forget|not|no longer|instead of|rather than|drop|scrap|ditch)\s+(?:about\s+|the\s+|a\s+|an\s+|on\s+)?([^\s,.;:!?—–]+)/gi;
+
+// A tool result's entry: its call, then what it showed ("Read(src/app.ts) → …").
+const TOOL_RESULT = /^[\w.:-]+\([^)]*\) → /;
+
+/** @returns the words `text` drops (see {@link DROPPED}), lower-cased */
+function droppedWords(text: string): Set<string> {
+  return new Set([...text.matchAll(DROPPED)].map((m) => (m[1] ?? '').toLowerCase()));
+}
+
+// Units of time and measure: counts of unrelated things share them ("30 days before renewal", "3 days of matching").
+const MEASURE = /^(?:second|minute|hour|day|week|month|year|time|percent|byte|kilobyte|megabyte|gigabyte|terabyte)s?$/;
+
+/**
+ * The units of each number a statement states, when they are words and not a measure ("1,200 respondents" →
+ * respondent, "450 enrolled clinics" → enroll, clinic): a sign such as % or ms, or a unit of time, is shared by counts
+ * of unrelated things.
+ *
+ * @returns number → units (stemmed), lower-cased
+ */
+function numberUnits(text: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const unitWord = (w: string | undefined): string[] => {
+    const x = (w ?? '').toLowerCase();
+    return x.length >= 3 && !isStopWord(x) && !MEASURE.test(x) ? [stem(x)] : [];
+  };
+  for (const m of text.matchAll(/(?<![\w.])([$€£]?\d[\d,.]*\d|[$€£]?\d)\s+([a-z]+)(?:\s+([a-z]+))?/gi)) {
+    const units = [...unitWord(m[2]), ...unitWord(m[3])];
+    if (units.length > 0) out.set((m[1] ?? '').toLowerCase(), units);
+  }
+  return out;
+}
+
+/** @returns whether both state a count of the same unit, the older one's number gone from the newer one */
+function sameUnitCount(newer: string, older: string): boolean {
+  const n = numberUnits(newer);
+  const units = new Set([...n.values()].flat());
+  return [...numberUnits(older)].some(([num, us]) => !n.has(num) && us.some((u) => units.has(u)));
+}
+
+/**
+ * The shape of a value: a path or address, an e-mail, an identifier, a number (a date, an amount, a time), or a name.
+ *
+ * @returns the shape
+ */
+function valueShape(v: string): string {
+  if (/[/\\]|:\/\//.test(v)) return 'path';
+  if (v.includes('@')) return 'email';
+  if (/\d/.test(v) && /[_-]/.test(v) && /[a-z]/i.test(v)) return 'id';
+  if (/\d/.test(v)) return 'number';
+  return 'name';
+}
+
+/** How a newer entry replaces an older one: on most of its subject, only by filling its slot, or not at all. */
+export type Replacement = 'strict' | 'slot' | 'no';
+
+/**
+ * How `newer` replaces `older`.
+ *
+ * `strict`: a comparable kind (the same, or both stated values), at least half the subject words and names of
+ * `older` (two, unless it has two or fewer) making at least 15% of those of `newer`, and a value of `older` that
+ * `newer` no longer has. Worded as a change ({@link UPDATE_CUE}), a third of the older one's subject words is enough
+ * (two when the older one states no value, which it may then have), and it may be a rule replacing a plain statement
+ * or a preference ("Send me the update by email." → "Let's move the update to Slack instead, I never check my inbox.").
+ *
+ * `slot`: it fills the same slot on less: a count of the same unit ("1,200 respondents" → "968 respondents"); a
+ * withdrawal ({@link WITHDRAWAL}) that drops a word of `older` ("forget search, the priority is …") or shares two of
+ * its subject words; a change that shares a third of the subject words `older` keeps once its names that `newer` no
+ * longer states are left out, with a new value of the same shape. One shared word alone never replaces: agents and
+ * users say "instead" and "now" about everything.
+ *
+ * @returns `strict`, `slot` or `no`
+ */
+export function replacement(newer: LedgerEntry, older: LedgerEntry): Replacement {
+  const updatable = (e: LedgerEntry): boolean => e.kind !== 'question' && e.kind !== 'error' && e.status === undefined;
+  if (!updatable(newer) || !updatable(older)) return 'no';
+  const cue = UPDATE_CUE.test(newer.text);
+  const kinds =
+    sameKind(newer.kind, older.kind) ||
+    (cue && newer.kind === 'rule' && (older.kind === 'said' || older.kind === 'preference'));
+  if (!kinds) return 'no';
+  const dropped = droppedWords(newer.text);
+  const newValues = new Set(
+    statementValues(newer.text)
+      .map((v) => v.toLowerCase())
+      .filter((v) => !dropped.has(v))
+  );
+  const oldValues = statementValues(older.text).map((v) => v.toLowerCase());
+  // A name both state is part of the subject ("Stay on Python 3.9" / "we can target Python 3.11 now").
+  const names = (t: string): string[] =>
+    statementValues(t)
+      .filter((v) => !/\d/.test(v))
+      .map((v) => v.toLowerCase());
+  const a = [...new Set([...subjectWords(older.text), ...names(older.text)])];
+  const b = new Set([...subjectWords(newer.text), ...names(newer.text)]);
+  // Most of what the older statement was about, said again: a later statement is often longer ("Heads up, we failed
+  // over last night — the production database host is now pg-replica-02 …").
+  const common = a.filter((w) => b.has(w)).length;
+  const changed = oldValues.some((v) => !newValues.has(v));
+  const gone = new Set(oldValues.filter((v) => !newValues.has(v)).map(valueShape));
+  const sameShape = [...newValues].some((v) => gone.has(valueShape(v)));
+  // A statement with no value is replaced on two shared subject words; a value by a new one, of the same shape when
+  // only one subject word is shared ("the vendor meeting is Thursday" → "the vendor rescheduled to Monday", not
+  // "now rebuild the vendor bundle with 4 workers").
+  const asChange = (shared: number): boolean =>
+    oldValues.length === 0 ? shared >= 2 : shared >= 2 ? newValues.size > 0 && gone.size > 0 : sameShape;
+  if (cue && common >= Math.max(1, Math.ceil(a.length / 3))) return asChange(common) ? 'strict' : 'no';
+  const most =
+    common >= Math.max(1, Math.min(2, Math.ceil(a.length / 2))) && common / a.length >= 0.5 && common / b.size >= 0.15;
+  if (most) return newValues.size > 0 && oldValues.length > 0 && changed ? 'strict' : 'no';
+  // What a tool showed or the assistant found is replaced on its subject only: its call's name and argument are
+  // words any two results of that tool share.
+  if ([newer, older].some((e) => e.kind === 'observation' || TOOL_RESULT.test(e.text))) return 'no';
+  // The older one's names the newer one no longer states are the value that changed, not its subject.
+  const kept = a.filter((w) => !oldValues.includes(w) || newValues.has(w));
+  const olderWords = new Set([...a, ...oldValues]);
+  const withdrawn = [...dropped].some((w) => olderWords.has(w) || olderWords.has(stem(w)));
+  const slot =
+    (newer.kind === older.kind && sameUnitCount(newer.text, older.text)) ||
+    (WITHDRAWAL.test(newer.text) && (withdrawn || common >= 2)) ||
+    (cue && common >= Math.max(1, Math.ceil(kept.length / 3)) && asChange(common));
+  return slot ? 'slot' : 'no';
+}
+
+/**
+ * True when `newer` replaces `older` (see {@link replacement}).
+ *
+ * @returns whether `newer` replaces `older`
+ */
+export function supersedes(newer: LedgerEntry, older: LedgerEntry): boolean {
+  return replacement(newer, older) !== 'no';
+}
