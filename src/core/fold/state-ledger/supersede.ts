@@ -31,7 +31,7 @@ const UPDATE_CUE =
 // Wording that withdraws what was said before, not only restates it. "actually", "instead" and "decided" are not
 // among them: an agent narrates with them ("Instead of fixing the root cause, let me …") about anything at all.
 const WITHDRAWAL =
-  /\b(?:scratch that|change of plans?|forget|re-?prioriti[sz]ed|re-?scoped?|on (?:second thought|reflection)|correction|no longer|rescheduled|postponed)\b/i;
+  /\b(?:scratch that|change of plans?|forget|re-?prioriti[sz]ed|on (?:second thought|reflection)|correction|no longer|rescheduled|postponed)\b/i;
 
 // A word right after wording that drops it is what is withdrawn, not a new value: "forget the PDF", "not Thursday",
 // "instead of Ghost".
@@ -41,17 +41,26 @@ const DROPPED =
 // A tool result's entry: its call, then what it showed ("Read(src/app.ts) → …").
 const TOOL_RESULT = /^[\w.:-]+\([^)]*\) → /;
 
-/** @returns the words `text` drops (see {@link DROPPED}), lower-cased */
-function droppedWords(text: string): Set<string> {
-  return new Set([...text.matchAll(DROPPED)].map((m) => (m[1] ?? '').toLowerCase()));
+// Of those, wording that names a thing it drops: "not" and "no longer" negate a verb as often ("no longer needed").
+const DROPS_A_THING = /^(?:forget|instead of|rather than|drop|scrap|ditch)\b/i;
+
+/**
+ * The words `text` drops (see {@link DROPPED}), lower-cased.
+ *
+ * @param things only those a verb of dropping names (see {@link DROPS_A_THING})
+ * @returns the words
+ */
+function droppedWords(text: string, things = false): Set<string> {
+  const found = [...text.matchAll(DROPPED)].filter((m) => !things || DROPS_A_THING.test(m[0]));
+  return new Set(found.map((m) => (m[1] ?? '').toLowerCase()));
 }
 
 // Units of time and measure: counts of unrelated things share them ("30 days before renewal", "3 days of matching").
 const MEASURE = /^(?:second|minute|hour|day|week|month|year|time|percent|byte|kilobyte|megabyte|gigabyte|terabyte)s?$/;
 
 /**
- * The units of each number a statement states, when they are words and not a measure ("1,200 respondents" →
- * respondent, "450 enrolled clinics" → enroll, clinic): a sign such as % or ms, or a unit of time, is shared by counts
+ * The units of each number a statement states, when they are words and not a measure ("120 beta testers" →
+ * beta, tester, "450 enrolled clinics" → enroll, clinic): a sign such as % or ms, or a unit of time, is shared by counts
  * of unrelated things.
  *
  * @returns number → units (stemmed), lower-cased
@@ -101,10 +110,11 @@ export type Replacement = 'strict' | 'slot' | 'no';
  * (two when the older one states no value, which it may then have), and it may be a rule replacing a plain statement
  * or a preference ("Send me the update by email." → "Let's move the update to Slack instead, I never check my inbox.").
  *
- * `slot`: it fills the same slot on less: a count of the same unit ("1,200 respondents" → "968 respondents"); a
- * withdrawal ({@link WITHDRAWAL}) that drops a word of `older` ("forget search, the priority is …") or shares two of
+ * `slot`: it fills the same slot on less: a count of the same unit ("450 enrolled clinics" → "380 clinics"); a
+ * withdrawal ({@link WITHDRAWAL}) that drops a word of `older` ("forget the import, the priority is …") or shares two of
  * its subject words; a change that shares a third of the subject words `older` keeps once its names that `newer` no
- * longer states are left out, with a new value of the same shape. One shared word alone never replaces: agents and
+ * longer states are left out, with a new value of the same shape (on one shared word, only when `newer` states at
+ * most two values). A withdrawal on one shared word alone never replaces: agents and
  * users say "instead" and "now" about everything.
  *
  * @returns `strict`, `slot` or `no`
@@ -152,11 +162,19 @@ export function replacement(newer: LedgerEntry, older: LedgerEntry): Replacement
   // The older one's names the newer one no longer states are the value that changed, not its subject.
   const kept = a.filter((w) => !oldValues.includes(w) || newValues.has(w));
   const olderWords = new Set([...a, ...oldValues]);
-  const withdrawn = [...dropped].some((w) => olderWords.has(w) || olderWords.has(stem(w)));
+  const withdrawn = [...droppedWords(newer.text, true)].some((w) => olderWords.has(w) || olderWords.has(stem(w)));
+  // A change of one value: a statement whose names all went (words in capitals) is not one slot.
+  const goneNames = a.length - kept.length;
   const slot =
     (newer.kind === older.kind && sameUnitCount(newer.text, older.text)) ||
     (WITHDRAWAL.test(newer.text) && (withdrawn || common >= 2)) ||
-    (cue && common >= Math.max(1, Math.ceil(kept.length / 3)) && asChange(common));
+    (cue &&
+      goneNames <= 2 &&
+      kept.length >= 2 &&
+      common >= Math.ceil(kept.length / 3) &&
+      // On one shared word, only a short update: one stating many values is about something else.
+      (common >= 2 || newValues.size <= 2) &&
+      asChange(common));
   return slot ? 'slot' : 'no';
 }
 

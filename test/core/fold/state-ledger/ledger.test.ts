@@ -322,6 +322,40 @@ describe('core/fold/state-ledger', () => {
       );
     });
 
+    it('reads "no longer" before a verb as no withdrawal, and a rule in capitals as more than one slot', () => {
+      const limit = (text: string, seq = 1): LedgerEntry => ({ kind: 'constraint', text, seq });
+      const rule = (text: string, seq = 1): LedgerEntry => ({ kind: 'rule', text, seq });
+      assert.ok(
+        !supersedes(
+          fact('Reason is "no longer needed." Please cancel order #W93.', 2),
+          limit("Runs over 8 GPUs need approval in #ml-compute first, don't just launch them.")
+        )
+      );
+      assert.ok(
+        !supersedes(
+          rule('Please DO NOT run commands through the `-c` flag, create files instead.', 2),
+          rule('Remember, YOU CAN ONLY ENTER ONE COMMAND AT A TIME.')
+        )
+      );
+    });
+
+    it('on one shared word, replaces only by an update stating at most two values', () => {
+      const pref = (text: string): LedgerEntry => ({ kind: 'preference', text, seq: 1 });
+      const decision = (text: string): LedgerEntry => ({ kind: 'decision', text, seq: 2 });
+      assert.ok(
+        !supersedes(
+          decision('The subquery groups by U0.`email` and Postgres instead of just U0.`email`.'),
+          pref('Emojis are OK in chat but not in email.')
+        )
+      );
+      assert.ok(
+        supersedes(
+          fact('The vendor left the tender; the rival we face now is Corvane.', 2),
+          fact('Our main rival on this account is Brightwave.')
+        )
+      );
+    });
+
     it('does not read a unit of time as the slot of a count, nor a call as the subject of its results', () => {
       const limit = (text: string, seq = 1): LedgerEntry => ({ kind: 'constraint', text, seq });
       assert.ok(
