@@ -27,6 +27,7 @@ export interface EntryKey {
  * place: the entries after it are looked up among those after it in `before`, and only an entry found nowhere there
  * (a new message, one moved back) makes the prefix be looked up too.
  * @param rawOf what an inserted entry is sent as (by default its `raw`).
+ * @param sharedFrom a length up to which the caller knows `after` repeats `before`: compared on from there only.
  * @returns the segments; their total size is O(changed messages + number of runs).
  */
 export function diffContext<E extends EntryKey & { raw: unknown }>(
@@ -34,10 +35,11 @@ export function diffContext<E extends EntryKey & { raw: unknown }>(
   after: readonly E[],
   baseVersion: number,
   version: number,
-  rawOf: (entry: E) => unknown = (entry) => entry.raw
+  rawOf: (entry: E) => unknown = (entry) => entry.raw,
+  sharedFrom = 0
 ): ContextPatch {
-  let shared = 0;
   const limit = Math.min(before.length, after.length);
+  let shared = Math.min(sharedFrom, limit);
   while (shared < limit && sameKey(before[shared]!, after[shared]!)) shared++;
   const segments: ContextPatch['segments'] = shared > 0 ? [{ copy: [0, shared] }] : [];
   if (shared === after.length) return { baseVersion, version, segments };
@@ -67,8 +69,8 @@ export function diffContext<E extends EntryKey & { raw: unknown }>(
   return { baseVersion, version, segments };
 }
 
-/** Whether two keys name the same revision of one message. */
-function sameKey(a: EntryKey, b: EntryKey): boolean {
+/** @returns whether two keys name the same revision of one message. */
+export function sameKey(a: EntryKey, b: EntryKey): boolean {
   return a.uid === b.uid && a.rev === b.rev;
 }
 
