@@ -88,7 +88,14 @@ const synthetic: { format: MessageFormat; messages: unknown[] }[] = [
 ];
 
 function staged(messages: unknown[], format: MessageFormat, firstSeq: number): StagedAppend {
-  return { messages, sentIndex: messages.map((_, i) => i), firstSeq, format, before: [], baseVersion: 0 };
+  return {
+    messages,
+    sentIndex: messages.map((_, i) => i),
+    firstSeq,
+    format,
+    mirror: { live: [], length: 0, sent: [] },
+    baseVersion: 0,
+  };
 }
 
 describe('withAbandonedAnswers reading only the new messages', () => {

@@ -52,12 +52,20 @@ export interface StagedAppend {
   sentIndex: number[];
   firstSeq: number;
   format: MessageFormat;
-  /**
-   * The mirror keys before the append plus the sent messages, as the caller sees them (for the patch): the live
-   * entries themselves (an entry's key never changes in place: a rewrite replaces the entry), then one per sent message.
-   */
-  before: EntryKey[];
+  /** The keys of the caller's mirror plus the sent messages, as the caller sees them (for the patch). */
+  mirror: Mirror;
   baseVersion: number;
+}
+
+/**
+ * The caller's mirror at a staged append, without a copy of the context: the live entries at the stage are
+ * `live[0..length)` (the live array is never edited in place below its end: an edit other than an append makes a
+ * new array, so this one keeps them; an entry's key never changes in place), then one key per sent message.
+ */
+export interface Mirror {
+  live: readonly EntryKey[];
+  length: number;
+  sent: EntryKey[];
 }
 
 /** Counts of the whole live context redone for another model (`configure`). */
@@ -198,8 +206,8 @@ export class ConversationState {
     if (input.clientSeq !== undefined && !(Number.isInteger(input.clientSeq) && input.clientSeq >= 0)) {
       throw new AppendRejected(`clientSeq must be a non-negative integer, got ${JSON.stringify(input.clientSeq)}`);
     }
-    const before: EntryKey[] = this.data.live.slice();
-    const base = { before, baseVersion: this.data.version, firstSeq: this.data.nextSeq };
+    const mirror: Mirror = { live: this.data.live, length: this.data.live.length, sent: [] };
+    const base = { mirror, baseVersion: this.data.version, firstSeq: this.data.nextSeq };
     const retry =
       input.writer !== undefined && input.clientSeq !== undefined
         ? isRetry(this.data.writers, input.writer, input.clientSeq)
@@ -233,11 +241,17 @@ export class ConversationState {
     let extended: Transcript | undefined;
     if (fresh.length > 0) {
       try {
-        // Only the new messages are read: the live transcript is normalised once per version (see `transcript`).
+        // Only the new messages are read: the live transcript is normalised once per version (see `transcript`), and
+        // the handler takes what the validator read of the same messages on the same transcript.
+        const prior = this.staged;
+        const current = this.data.format === format ? this.transcript() : undefined;
         extended =
-          this.data.format === format
-            ? extendTranscript(this.transcript(), fresh)
-            : normalize([...this.raws(), ...fresh], format);
+          current === undefined
+            ? normalize([...this.raws(), ...fresh], format)
+            : prior?.base === current && sameElements(prior.messages, fresh)
+              ? prior.transcript
+              : extendTranscript(current, fresh);
+        this.staged = { base: current, messages: fresh, transcript: extended };
       } catch (err) {
         if (err instanceof TranscriptValidationError) {
           const at = err.index - this.data.live.length;
@@ -251,13 +265,16 @@ export class ConversationState {
       }
     }
     // Keys the caller's mirror will hold once it adds what it sent: duplicates included, marked as unknown.
-    input.messages.forEach((_, i) => before.push({ uid: `sent:${i}`, rev: 0 }));
-    this.staged = extended && { baseVersion: this.data.version, messages: fresh, transcript: extended };
+    input.messages.forEach((_, i) => mirror.sent.push({ uid: `sent:${i}`, rev: 0 }));
+    if (!extended) this.staged = undefined;
     return { ...base, messages: fresh, sentIndex, format };
   }
 
-  /** The transcript the last `stage` validated, for `commitAppend` to keep when it stores those messages unchanged. */
-  private staged: { baseVersion: number; messages: unknown[]; transcript: Transcript } | undefined;
+  /**
+   * The transcript the last `stage` validated and the one it extended (`base`; none when it read everything), for
+   * `commitAppend` to keep when it stores those messages unchanged.
+   */
+  private staged: { base: Transcript | undefined; messages: unknown[]; transcript: Transcript } | undefined;
 
   /**
    * Appends staged messages with their counts. `replaced` carries clipped versions of oversized messages by position.
@@ -295,7 +312,7 @@ export class ConversationState {
       this.data.live.push(entry);
       this.tally.add(entry);
       // The caller holds what it sent, so an unclipped new message is a copy from its side, not an insert.
-      if (!clipped) renameSent(staged.before, staged.sentIndex[i]!, `m${seq}`);
+      if (!clipped) renameSent(staged.mirror.sent, staged.sentIndex[i]!, `m${seq}`);
       const id = messageId(raw);
       if (id !== undefined) this.data.recentIds.push(id);
     });
@@ -303,7 +320,10 @@ export class ConversationState {
     // Nothing clipped and nothing changed since `stage`: the live transcript is the one it validated (same raws).
     const validated = this.staged;
     const keep =
-      replaced.length === 0 && validated?.messages === staged.messages && validated.baseVersion === this.data.version;
+      replaced.length === 0 &&
+      validated?.messages === staged.messages &&
+      staged.baseVersion === this.data.version &&
+      (validated.base === undefined || validated.base === this.cached?.transcript);
     this.staged = undefined;
     this.data.nextSeq += staged.messages.length;
     this.bump(firstNew);
@@ -318,13 +338,15 @@ export class ConversationState {
    */
   insertInLive(inserts: readonly { at: number; raw: unknown }[], counts: readonly number[]): void {
     if (inserts.length === 0) return;
-    // From the last position back, so earlier positions still point where they did.
+    // A new array (a staged mirror keeps the old one); from the last position back, so earlier ones still hold.
+    const live = this.data.live.slice();
     for (let k = inserts.length - 1; k >= 0; k--) {
       const seq = this.data.nextSeq + k;
       const entry = { raw: inserts[k]!.raw, tokens: counts[k] ?? 0, uid: `m${seq}`, rev: 0, seq };
-      this.data.live.splice(inserts[k]!.at, 0, entry);
+      live.splice(inserts[k]!.at, 0, entry);
       this.tally.add(entry);
     }
+    this.data.live = live;
     this.data.nextSeq += inserts.length;
     this.bump(Math.min(...inserts.map((i) => i.at)));
     this.data.sent = [];
@@ -363,6 +385,7 @@ export class ConversationState {
    * forgets its anchor. @returns nothing; bumps the version.
    */
   commitEviction(replaced: { index: number; raw: unknown; tokens: number }[]): void {
+    this.data.live = this.data.live.slice(); // a staged mirror keeps the old array
     let from = this.data.live.length;
     for (const r of replaced) {
       const entry = this.data.live[r.index];
@@ -407,17 +430,20 @@ export class ConversationState {
    * The patch from the caller's mirror (plus what it sent) to the current context; a message held by reference is
    * inserted as itself (the caller holds no stub). Forgets the messages held since the last patch.
    */
-  patch(staged: Pick<StagedAppend, 'before' | 'baseVersion'>): ContextPatch {
+  patch(staged: Pick<StagedAppend, 'mirror' | 'baseVersion'>): ContextPatch {
     const unstubbed = this.unstubbed;
     this.unstubbed = new Map();
-    // The mirror's keys are the live context's at `baseVersion`: its unchanged prefix need not be compared.
+    // The mirror's keys are the live context's at `baseVersion`: the prefix unchanged since is not copied or compared.
+    const { mirror } = staged;
+    const same = Math.min(this.tally.unchangedBelow(staged.baseVersion), mirror.length, this.data.live.length);
+    const rest = same === mirror.length ? mirror.sent : [...mirror.live.slice(same, mirror.length), ...mirror.sent];
     return diffContext(
-      staged.before,
+      rest,
       this.data.live,
       staged.baseVersion,
       this.data.version,
       (e) => (unstubbed.has(e) ? unstubbed.get(e) : e.raw),
-      this.tally.unchangedBelow(staged.baseVersion)
+      same
     );
   }
 
@@ -489,7 +515,8 @@ export class ConversationState {
       }
     }
     if (start < 0) throw new AppendRejected('nothing to rewind: no user turn in the live context since the last fold');
-    const gone = this.data.live.splice(start);
+    const gone = this.data.live.slice(start);
+    this.data.live = this.data.live.slice(0, start); // a staged mirror keeps the old array
     for (const e of gone) this.tally.remove(e);
     const removed = gone.map((e) => e.raw);
     this.bump(start);
@@ -577,6 +604,7 @@ export class ConversationState {
   /** Puts a prepared rules element in place after the leading instructions (see `pinned-messages.ts`); bumps the version. */
   placeRules(rules: PreparedRules): void {
     const t = this.transcript();
+    this.data.live = this.data.live.slice(); // a staged mirror keeps the old array
     placeRules(this.data.live, rules, (i) => t.items[i]?.role === 'instructions', this.data.version + 1);
     this.tally.reset(this.data.live);
     this.bump(0);
@@ -666,6 +694,11 @@ function safeDetect(messages: unknown[]): MessageFormat {
   } catch (err) {
     throw new AppendRejected(err instanceof Error ? err.message : String(err));
   }
+}
+
+/** @returns whether two arrays hold the same elements (by identity) in the same order. */
+function sameElements(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 /** @returns the raws of live entries, one at a time (for a reader that may stop early or not start). */

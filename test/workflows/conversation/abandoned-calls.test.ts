@@ -160,7 +160,7 @@ describe('abandoned calls of an append, read from the append alone', () => {
               sentIndex: more.map((_, i) => i),
               firstSeq: raws.length,
               format,
-              before: [],
+              mirror: { live: [], length: 0, sent: [] },
               baseVersion: 0,
             };
             let whole;
