@@ -27,6 +27,9 @@ export interface EntryKey {
  * place: the entries after it are looked up among those after it in `before`, and only an entry found nowhere there
  * (a new message, one moved back) makes the prefix be looked up too.
  * @param rawOf what an inserted entry is sent as (by default its `raw`).
+ * @param omitted how many first keys of the mirror `before` leaves out because they are `after`'s first ones (the
+ *   caller knows that prefix unchanged; at most `after.length`): `before` holds the keys from there on, and that
+ *   prefix is not compared.
  * @returns the segments; their total size is O(changed messages + number of runs).
  */
 export function diffContext<E extends EntryKey & { raw: unknown }>(
@@ -34,19 +37,22 @@ export function diffContext<E extends EntryKey & { raw: unknown }>(
   after: readonly E[],
   baseVersion: number,
   version: number,
-  rawOf: (entry: E) => unknown = (entry) => entry.raw
+  rawOf: (entry: E) => unknown = (entry) => entry.raw,
+  omitted = 0
 ): ContextPatch {
-  let shared = 0;
-  const limit = Math.min(before.length, after.length);
-  while (shared < limit && sameKey(before[shared]!, after[shared]!)) shared++;
+  const keyAt = (i: number): EntryKey => (i < omitted ? after[i]! : before[i - omitted]!);
+  const beforeLength = omitted + before.length;
+  const limit = Math.min(beforeLength, after.length);
+  let shared = Math.min(omitted, limit);
+  while (shared < limit && sameKey(keyAt(shared), after[shared]!)) shared++;
   const segments: ContextPatch['segments'] = shared > 0 ? [{ copy: [0, shared] }] : [];
   if (shared === after.length) return { baseVersion, version, segments };
   const positions = (from: number, to: number): Map<string, number> => {
     const map = new Map<string, number>();
-    for (let i = from; i < to; i++) map.set(`${before[i]!.uid}@${before[i]!.rev}`, i);
+    for (let i = from; i < to; i++) map.set(`${keyAt(i).uid}@${keyAt(i).rev}`, i);
     return map;
   };
-  const position = positions(shared, before.length);
+  const position = positions(shared, beforeLength);
   // The prefix is looked up only for an entry found nowhere after it (a message moved back, or a new one).
   let inPrefix: Map<string, number> | undefined;
   for (let i = shared; i < after.length; i++) {
@@ -67,8 +73,8 @@ export function diffContext<E extends EntryKey & { raw: unknown }>(
   return { baseVersion, version, segments };
 }
 
-/** Whether two keys name the same revision of one message. */
-function sameKey(a: EntryKey, b: EntryKey): boolean {
+/** @returns whether two keys name the same revision of one message. */
+export function sameKey(a: EntryKey, b: EntryKey): boolean {
   return a.uid === b.uid && a.rev === b.rev;
 }
 

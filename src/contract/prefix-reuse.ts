@@ -2,7 +2,7 @@
  * Prefix reuse: how much of a context repeats, from its first message, the context sent before it. A provider's
  * prompt cache serves exactly that part at a discount, so it is reported with every `prepare` (and as metrics).
  */
-import type { EntryKey } from './patch';
+import { sameKey, type EntryKey } from './patch';
 
 /** The part of a context that repeats the previous one as a prefix, and the context's size, in counted tokens. */
 export interface PrefixReuse {
@@ -14,24 +14,25 @@ export interface PrefixReuse {
 
 /**
  * Compares the messages of two contexts in order, by identity and revision (a rewritten message is not reused).
+ * @param known what the caller knows already: `from`, a length up to which `after` repeats `before` (compared on from
+ *   there), and `contextTokens`, the tokens of all of `after`; with both, the work is O(messages after the prefix).
  * @returns the shared prefix of `after` with `before`, in messages and tokens.
  */
 export function prefixReuse(
   before: readonly EntryKey[],
-  after: readonly (EntryKey & { tokens: number })[]
+  after: readonly (EntryKey & { tokens: number })[],
+  known?: { from: number; contextTokens: number }
 ): PrefixReuse {
-  let messages = 0;
-  let tokens = 0;
-  let contextTokens = 0;
-  let shared = true;
-  after.forEach((entry, i) => {
-    contextTokens += entry.tokens;
-    const old = before[i];
-    shared &&= old !== undefined && old.uid === entry.uid && old.rev === entry.rev;
-    if (shared) {
-      messages++;
-      tokens += entry.tokens;
-    }
-  });
-  return { messages, tokens, contextTokens };
+  const limit = Math.min(before.length, after.length);
+  let messages = Math.min(known?.from ?? 0, limit);
+  while (messages < limit && sameKey(before[messages]!, after[messages]!)) messages++;
+  // The tokens after the prefix, summed; the prefix's are the rest of the whole context's.
+  let rest = 0;
+  for (let i = messages; i < after.length; i++) rest += after[i]!.tokens;
+  let contextTokens = known?.contextTokens;
+  if (contextTokens === undefined) {
+    contextTokens = rest;
+    for (let i = 0; i < messages; i++) contextTokens += after[i]!.tokens;
+  }
+  return { messages, tokens: contextTokens - rest, contextTokens };
 }

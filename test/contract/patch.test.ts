@@ -80,6 +80,34 @@ describe('context patches', () => {
     );
   });
 
+  it('leaving out a prefix the caller knows unchanged gives the same patch (property)', () => {
+    const key = fc.record({ uid: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g'), rev: fc.nat({ max: 2 }) });
+    const keys = fc.uniqueArray(key, { selector: (k) => `${k.uid}@${k.rev}`, maxLength: 15 });
+    fc.assert(
+      fc.property(
+        keys,
+        fc.nat({ max: 16 }),
+        fc.array(key, { maxLength: 6 }),
+        fc.nat({ max: 16 }),
+        (b, kept, more, k) => {
+          const before = b.map((x) => entry(x.uid, x.rev));
+          const after = [...before.slice(0, kept), ...more].map((x) => entry(x.uid, x.rev));
+          let same = 0; // the longest prefix `after` shares with `before`, by key
+          while (same < Math.min(before.length, after.length) && before[same]!.uid === after[same]!.uid) {
+            if (before[same]!.rev !== after[same]!.rev) break;
+            same++;
+          }
+          const omitted = Math.min(k, same);
+          assert.deepEqual(
+            diffContext(before.slice(omitted), after, 0, 1, undefined, omitted),
+            diffContext(before, after, 0, 1)
+          );
+        }
+      ),
+      { numRuns: 2000 }
+    );
+  });
+
   it('refuses to apply a patch to a mirror that is too short (stale)', () => {
     assert.throws(() => applyPatch([1], { baseVersion: 0, version: 1, segments: [{ copy: [0, 3] }] }), RangeError);
   });

@@ -88,7 +88,14 @@ const synthetic: { format: MessageFormat; messages: unknown[] }[] = [
 ];
 
 function staged(messages: unknown[], format: MessageFormat, firstSeq: number): StagedAppend {
-  return { messages, sentIndex: messages.map((_, i) => i), firstSeq, format, before: [], baseVersion: 0 };
+  return {
+    messages,
+    sentIndex: messages.map((_, i) => i),
+    firstSeq,
+    format,
+    mirror: { live: [], length: 0, sent: [] },
+    baseVersion: 0,
+  };
 }
 
 describe('withAbandonedAnswers reading only the new messages', () => {
@@ -103,8 +110,9 @@ describe('withAbandonedAnswers reading only the new messages', () => {
         const open = items.reduce((n, i) => n + i.calls.length, 0) - answeredCalls(items).size;
         for (const size of [1, 3]) {
           const append = staged(messages.slice(k, k + size), format, k);
-          const whole = withAbandonedAnswers(live, append);
-          assert.deepEqual(withAbandonedAnswers(live, append, items), whole, `split ${k}, ${size} new`);
+          const entries = live.map((raw) => ({ raw }));
+          const whole = withAbandonedAnswers(entries, append);
+          assert.deepEqual(withAbandonedAnswers(entries, append, items), whole, `split ${k}, ${size} new`);
           seen[open === 0 ? 'fastPath' : 'slowPath']++;
           if (open === 0 && whole.staged !== append) seen.fastWithResults++;
         }

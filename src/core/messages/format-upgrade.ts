@@ -13,17 +13,19 @@ function holdsTextParts(el: unknown): boolean {
 }
 
 /**
- * @param stored the elements of the conversation so far (read as chat).
+ * @param stored the elements of the conversation so far (read as chat); read only when `fresh` is Responses input.
  * @param fresh the elements being appended.
  * @returns true when `fresh` is Responses input and `stored` holds nothing only chat can hold; false when `fresh`
  *   mixes formats.
  */
-export function upgradesToResponses(stored: readonly unknown[], fresh: readonly unknown[]): boolean {
+export function upgradesToResponses(stored: Iterable<unknown>, fresh: readonly unknown[]): boolean {
   let format;
   try {
     format = detectFormat(fresh);
   } catch {
     return false; // mixed formats: reading the append refuses it with the reason
   }
-  return format === 'responses' && stored.every((el) => formatVote(el) === undefined && !holdsTextParts(el));
+  if (format !== 'responses') return false;
+  for (const el of stored) if (formatVote(el) !== undefined || holdsTextParts(el)) return false;
+  return true;
 }

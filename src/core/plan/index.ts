@@ -12,6 +12,6 @@ export {
 } from './options';
 export { safeCuts, safeAtOrBefore, cutGroups } from './safe-cut';
 export { keepVerbatim, matchesSelector } from './selector';
-export { triggerThreshold } from './trigger';
+export { triggerReason, triggerThreshold } from './trigger';
 export { roundStarts } from './policies/rounds';
 export { clipItem, clipOversized, type ClipResult } from './clip-oversized';

@@ -8,7 +8,7 @@ import { POLICIES } from './policies';
 import { safeAtOrBefore } from './safe-cut';
 import { selectWith } from './selector';
 import { expandToGroups, policyContext } from './context';
-import { triggerDecline, triggerThreshold } from './trigger';
+import { triggerReason, triggerThreshold } from './trigger';
 import type { FoldPlan, PlanInput } from './types';
 
 function range(from: number, to: number): number[] {
@@ -61,8 +61,7 @@ export function planFold(input: PlanInput): FoldPlan {
   const threshold = triggerThreshold(o.budget, o.triggerRatio);
   const no = (reason: string): FoldPlan => decline(n, o, total, threshold, reason);
 
-  // The `rounds` policy fires on the round count; every other policy on tokens.
-  const notYet = triggerDecline(o.policy === 'rounds' ? Infinity : total, threshold, n, o.minMessages);
+  const notYet = triggerReason(o, total, n);
   if (notYet) return no(notYet);
 
   // The keep-verbatim selector (`pin`: the option and the predicate) and the filter.

@@ -7,6 +7,7 @@ import { abandonedCallResults, type AbandonedCallResult } from '../../core/messa
 import { unansweredCalls } from '../../core/messages/pair';
 import type { Item } from '../../core/messages/types';
 import type { StagedAppend } from './conversation-state';
+import type { LiveEntry } from './live-entry';
 
 /** An append with the synthetic results it brings. */
 export interface AbandonedAnswers {
@@ -18,13 +19,13 @@ export interface AbandonedAnswers {
 
 /**
  * Places the "not run" results of the calls that `staged` abandons.
- * @param live the stored context's raws.
+ * @param live the stored context's entries (their raws are read only when a call in it is left open).
  * @param liveItems the stored context read in `staged.format` (the state's transcript), when it is in that format:
  *   with every call in it answered, only the new messages are read (see `abandonedResults`).
  * @returns `staged` itself when no call is abandoned.
  */
 export function withAbandonedAnswers(
-  live: readonly unknown[],
+  live: readonly Pick<LiveEntry, 'raw'>[],
   staged: StagedAppend,
   liveItems?: readonly Item[]
 ): AbandonedAnswers {
@@ -57,7 +58,7 @@ export function withAbandonedAnswers(
  * step costs O(new messages), not a reading of the whole context.
  */
 function abandonedResults(
-  live: readonly unknown[],
+  live: readonly Pick<LiveEntry, 'raw'>[],
   staged: StagedAppend,
   liveItems: readonly Item[] | undefined
 ): AbandonedCallResult[] {
@@ -65,5 +66,5 @@ function abandonedResults(
   if (liveItems && liveItems.length === live.length && unansweredCalls(liveItems).length === 0) {
     return abandonedCallResults(staged.messages, staged.format, 0).map((r) => ({ ...r, at: r.at + live.length }));
   }
-  return abandonedCallResults([...live, ...staged.messages], staged.format, live.length);
+  return abandonedCallResults([...live.map((e) => e.raw), ...staged.messages], staged.format, live.length);
 }

@@ -101,6 +101,8 @@ export function reusedWithOtherContent(
       );
     }
   }
+  // Messages without ids (chat, typed messages without one) have nothing to compare: the stored ones are not read.
+  if (!input.messages.some((m) => messageId(m) !== undefined)) return undefined;
   const live = new Map<string, unknown>();
   for (const e of carried.live) {
     const id = e.rev === 0 ? messageId(e.raw) : undefined;

@@ -5,32 +5,16 @@
  * make room (a million-token context of ordinary messages), the oldest messages are then held by reference
  * (`core/fold/reference-stub.ts`): the workflow keeps their structure and counts, the caller's mirror the originals.
  */
-import { archiveWhere, lightenToBudget } from '../../core/fold/lighten';
+import { archiveWhere, lightenMessage, lightenToBudget } from '../../core/fold/lighten';
 import { referenceStub } from '../../core/fold/reference-stub';
-import { utf8Length } from '../../contract/bytes';
 import type { ConversationState } from './conversation-state';
+import type { LiveEntry } from './live-entry';
+import { bytesOf, jsonBytes } from './live-tally';
+
+export { jsonBytes } from './live-tally';
 
 /** Default byte budget of the live context: far below Temporal's 2 MiB payload limit, with room for the rest. */
 export const DEFAULT_MAX_CONTEXT_BYTES = 1_048_576;
-
-/** @returns the bytes of a message as JSON. */
-export function jsonBytes(raw: unknown): number {
-  return utf8Length(JSON.stringify(raw) ?? '');
-}
-
-/**
- * Sizes of live messages already weighed, by identity: an append weighs only its new messages, not the whole context
- * again. Deterministic: a message is never changed in place (a rewrite is a new object), so a size read here is the
- * size a replay computes afresh.
- */
-const weighedBytes = new WeakMap<object, number>();
-
-function bytesOf(raw: unknown): number {
-  if (typeof raw !== 'object' || raw === null) return jsonBytes(raw);
-  let bytes = weighedBytes.get(raw);
-  if (bytes === undefined) weighedBytes.set(raw, (bytes = jsonBytes(raw)));
-  return bytes;
-}
 
 /** Share of the byte budget that holding messages by reference brings the live context down to (hysteresis). */
 const REFERENCE_TARGET = 0.75;
@@ -48,24 +32,65 @@ export async function keepUnderByteBudget(
 ): Promise<number> {
   const s = state.carried;
   const max = s.settings.maxContextBytes ?? DEFAULT_MAX_CONTEXT_BYTES;
-  // Under the budget (an ordinary step) nothing is lightened or held by reference: one sum of sizes weighed before.
-  let total = 0;
-  for (const e of s.live) total += bytesOf(e.raw);
-  if (total <= max) return 0;
+  // Under the budget (an ordinary step) nothing is lightened or held by reference: the running sum says so.
+  if (state.liveBytes() <= max) return 0;
+  // Over it, only the messages after the settled prefix can give anything: the passes below skip the others anyway,
+  // so leaving them out changes no choice (the budgets are shifted by the prefix's bytes instead).
+  const from = settledPrefix(state);
   // A pinned message stays verbatim (no sequence number: never lightened); a reference stub has nothing to lighten.
-  const weighed = s.live.map((e) => ({ raw: e.raw, seq: e.pinned || e.ref ? null : e.seq, bytes: bytesOf(e.raw) }));
-  const replaced = lightenToBudget(weighed, max, protectFrom, (seq) => archiveWhere(s.conversationId, seq), jsonBytes);
+  const weighed = s.live
+    .slice(from)
+    .map((e) => ({ raw: e.raw, seq: e.pinned || e.ref ? null : e.seq, bytes: bytesOf(e.raw) }));
+  const prefixBytes = state.liveBytes() - weighed.reduce((sum, m) => sum + m.bytes, 0);
+  const where = (seq: number): string => archiveWhere(s.conversationId, seq);
+  const replaced = lightenToBudget(weighed, max - prefixBytes, protectFrom - from, where, jsonBytes);
   if (replaced.length > 0) {
     const counts = await count(replaced.map((r) => r.raw));
     // The last reported context is no longer a prefix of this one: the commit drops the calibration's anchor.
-    state.commitEviction(replaced.map((r, k) => ({ index: r.index, raw: r.raw, tokens: counts[k] ?? 0 })));
+    state.commitEviction(replaced.map((r, k) => ({ index: from + r.index, raw: r.raw, tokens: counts[k] ?? 0 })));
     for (const r of replaced) weighed[r.index] = { ...weighed[r.index]!, raw: r.raw, bytes: bytesOf(r.raw) };
   }
   // Held by reference down to three quarters of the budget, so the next appends do not each hold one more.
-  if (weighed.reduce((sum, m) => sum + m.bytes, 0) > max) {
-    state.commitReferences(referenceToBudget(weighed, max * REFERENCE_TARGET, s.conversationId));
+  if (prefixBytes + weighed.reduce((sum, m) => sum + m.bytes, 0) > max) {
+    const held = referenceToBudget(weighed, max * REFERENCE_TARGET - prefixBytes, s.conversationId);
+    state.commitReferences(held.map((r) => ({ ...r, index: from + r.index })));
   }
+  settledPrefix(state);
   return replaced.length;
+}
+
+/** Per conversation state: how long a prefix of its live context was found settled, at which version. */
+const settledPrefixes = new WeakMap<ConversationState, { length: number; version: number }>();
+
+/**
+ * The live context's settled prefix: messages neither pass can make lighter (see {@link settled}). It only grows
+ * while the context is appended to, and shrinks to where a fold, eviction or other edit changed the context, so
+ * each call reads only the messages since the last one.
+ * @returns the prefix's length.
+ */
+function settledPrefix(state: ConversationState): number {
+  const s = state.carried;
+  const known = settledPrefixes.get(state);
+  let length = known ? Math.min(known.length, state.unchangedBelow(known.version), s.live.length) : 0;
+  while (length < s.live.length && settled(s.live[length]!, s.conversationId)) length++;
+  settledPrefixes.set(state, { length, version: s.version });
+  return length;
+}
+
+/** Entries found to give nothing: neither lightening nor a stub makes them lighter (an entry's raw never changes). */
+const inert = new WeakSet<object>();
+
+/**
+ * @returns whether neither pass can make the entry lighter: a summary, a pinned message, a stub, or a message
+ *   whose lightened version and stub both weigh as much as it does.
+ */
+function settled(e: Readonly<LiveEntry>, conversationId: string): boolean {
+  if (e.seq === null || e.pinned || e.ref || inert.has(e)) return true;
+  const where = archiveWhere(conversationId, e.seq);
+  const bytes = bytesOf(e.raw);
+  if (jsonBytes(lightenMessage(e.raw, where)) < bytes || jsonBytes(referenceStub(e.raw, where)) < bytes) return false;
+  inert.add(e);
+  return true;
 }
 
 /**

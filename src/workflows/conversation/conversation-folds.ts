@@ -20,7 +20,7 @@ import type { ConversationState } from './conversation-state';
 import { foldSettingsOf } from '../../contract/fold-settings';
 import { beginFold, summarizeOutcome, type FoldTicket, type SummaryOutcome } from '../fold/fold-step';
 import { backsOff } from '../fold/backoff';
-import { planCalibrated } from '../fold/measure';
+import { calibratedTriggerReason, planCalibrated } from '../fold/measure';
 import type { FoldProgress } from '../../contract/fold-progress';
 import { layoutNow, prefixStands, progressOf, type PendingFold } from './pending-fold';
 import { observeBackoff } from './observe';
@@ -30,6 +30,13 @@ import { fallbackFold, replaceFallback, type FoldKit } from './fallback-fold';
 import { archiveRangeOf, FoldCommit, summarizeTicket, type FoldOutcome } from './fold-run';
 
 export type { FoldOutcome } from './fold-run';
+
+/** A plan declined at its trigger: only the reason (the planner's lists are not built). */
+interface NotYet {
+  fold: false;
+  kind: 'none';
+  reason: string;
+}
 
 /** `compactNow`'s trigger: a threshold of 0 tokens for every budget the settings accept (up to 1 000 000). */
 const FORCED_TRIGGER_RATIO = 1e-9;
@@ -271,20 +278,25 @@ export class ConversationFolds {
 
   // ——— shared ———
 
+  /**
+   * Plans a fold at `triggerRatio` (`soft`: planned early, for the background; `forced`: compact now).
+   * @returns the plan, or, under the trigger, only why not: then nothing is read per message.
+   */
   private plan(
     triggerRatio: number,
     soft = false,
     forced = false
-  ): { plan: FoldPlan; transcript: Transcript; estimate: number } {
+  ): { plan: FoldPlan | NotYet; transcript: Transcript; estimate: number } {
     const s = this.state.carried;
     const transcript = this.state.transcript();
     const counted = this.state.countedTokens();
     const estimate = this.estimate();
+    const base = { ...planOptions(s.settings), triggerRatio, ...(forced ? { minFoldTokens: 0 } : {}) };
+    // An ordinary step is under the trigger: the planner would decline first thing, so its inputs are not built.
+    const notYet = calibratedTriggerReason(base, estimate, s.live.length);
+    if (notYet !== undefined) return { plan: { fold: false, kind: 'none', reason: notYet }, transcript, estimate };
     // Messages the caller pinned go to the planner through its keep-verbatim selector, so every fold keeps them.
-    const options = keepVerbatim(
-      { ...planOptions(s.settings), triggerRatio, ...(forced ? { minFoldTokens: 0 } : {}) },
-      pinnedIndices(s.live)
-    );
+    const options = keepVerbatim(base, pinnedIndices(s.live));
     if (forced) {
       // Compact now keeps the share of the context a fold at the trigger would keep (the `auto` target, scaled down
       // with the context; the other policies keep what they always keep).

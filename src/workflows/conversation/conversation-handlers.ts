@@ -46,7 +46,6 @@ import { appendHash } from './append-checks';
 import { appendStateProblem, validateRewind } from './handler-validators';
 import {
   hasPinFlag,
-  isRulesEntry,
   PinnedBudgetError,
   pinnedTokens,
   prepareRules,
@@ -185,7 +184,7 @@ export class ConversationHandlers {
     // The state's transcript (read once per version) lets an append whose context has no open call read only itself.
     const sameFormat = this.state.carried.format === staged.format;
     const abandoned = withAbandonedAnswers(
-      this.state.raws(),
+      this.state.carried.live,
       staged,
       sameFormat ? this.state.transcript().items : undefined
     );
@@ -277,14 +276,20 @@ export class ConversationHandlers {
     };
   }
 
-  /** Keys of the context the last `prepare` returned (this run; a new run starts without one). */
-  private lastPrepared: EntryKey[] = [];
+  /** Keys of the context the last `prepare` returned, and its version (this run; a new run starts without one). */
+  private lastPrepared: { keys: EntryKey[]; version: number } = { keys: [], version: -1 };
 
   /** Prefix reuse of the context being returned against the last one `prepare` returned; reported as metrics. */
   private notePrefixReuse(): PrefixReuse {
-    const live = this.state.carried.live;
-    const reuse = prefixReuse(this.lastPrepared, live);
-    this.lastPrepared = live.slice(); // an entry's key never changes in place (a rewrite replaces the entry)
+    const { carried: s } = this.state;
+    const last = this.lastPrepared;
+    // Only what changed since that context is compared and summed (the state knows from where it changed).
+    const from = last.version < 0 ? 0 : this.state.unchangedBelow(last.version);
+    const reuse = prefixReuse(last.keys, s.live, { from, contextTokens: this.state.liveTokens() });
+    // An entry's key never changes in place (a rewrite replaces the entry): the shared prefix stays as it is.
+    last.keys.length = reuse.messages;
+    for (let i = reuse.messages; i < s.live.length; i++) last.keys.push(s.live[i]!);
+    last.version = s.version;
     observePrefix(reuse);
     return reuse;
   }
@@ -295,7 +300,7 @@ export class ConversationHandlers {
    */
   private usesPinnedMessages(input: AppendInput): boolean {
     const s = this.state.carried;
-    return hasPinFlag(input) || (s.settings.rules ?? []).length > 0 || s.live.some(isRulesEntry);
+    return hasPinFlag(input) || (s.settings.rules ?? []).length > 0 || this.state.holdsRules();
   }
 
   /**

@@ -27,6 +27,7 @@ import { defaultLimits, type ConversationSettings, type RunLimits } from '../../
 import { isRetry, noteApplied } from './writers';
 import type { CarriedState, ReadonlyCarriedState } from './carried-state';
 import type { LiveEntry } from './live-entry';
+import { LiveTally } from './live-tally';
 
 export type { LiveEntry } from './live-entry';
 
@@ -51,12 +52,20 @@ export interface StagedAppend {
   sentIndex: number[];
   firstSeq: number;
   format: MessageFormat;
-  /**
-   * The mirror keys before the append plus the sent messages, as the caller sees them (for the patch): the live
-   * entries themselves (an entry's key never changes in place: a rewrite replaces the entry), then one per sent message.
-   */
-  before: EntryKey[];
+  /** The keys of the caller's mirror plus the sent messages, as the caller sees them (for the patch). */
+  mirror: Mirror;
   baseVersion: number;
+}
+
+/**
+ * The caller's mirror at a staged append, without a copy of the context: the live entries at the stage are
+ * `live[0..length)` (the live array is never edited in place below its end: an edit other than an append makes a
+ * new array, so this one keeps them; an entry's key never changes in place), then one key per sent message.
+ */
+export interface Mirror {
+  live: readonly EntryKey[];
+  length: number;
+  sent: EntryKey[];
 }
 
 /** Counts of the whole live context redone for another model (`configure`). */
@@ -79,6 +88,8 @@ export class ConversationState {
    * patch inserts it: as this message, never as its stub.
    */
   private unstubbed = new Map<LiveEntry, unknown>();
+  /** Running sums over the live context and where it changed (derived, not carried: rebuilt for every run). */
+  private readonly tally: LiveTally;
 
   /**
    * Wraps a carried state (from `create` or from the previous run). A fold summary still being written when that run
@@ -89,6 +100,7 @@ export class ConversationState {
     // A run started before the typed format was renamed hands over 's0'.
     carried.format = currentFormatName(carried.format);
     if (carried.pendingFold && !carried.pendingFold.outcome) carried.pendingFold = null;
+    this.tally = new LiveTally(carried.live, carried.version);
   }
 
   /** The state's fields, to read (read-only down to the live entries): every change is a method of this class. */
@@ -135,9 +147,36 @@ export class ConversationState {
 
   /** Sum of the live messages' counts plus the fixed per-request tokens (uncalibrated). */
   countedTokens(): number {
-    let total = this.data.fixedTokens;
-    for (const e of this.data.live) total += e.tokens;
-    return total;
+    return this.data.fixedTokens + this.tally.tokens;
+  }
+
+  /** Sum of the live messages' counts (without the fixed per-request tokens). */
+  liveTokens(): number {
+    return this.tally.tokens;
+  }
+
+  /** Bytes of the live messages as JSON (what the byte budget bounds). */
+  liveBytes(): number {
+    return this.tally.bytes;
+  }
+
+  /** Whether a rules element is in the live context. */
+  holdsRules(): boolean {
+    return this.tally.rules > 0;
+  }
+
+  /**
+   * @returns the length of the live context's prefix unchanged since version `since` (its entries are the ones it
+   *   held then; `Infinity` when nothing changed since, 0 when that is too long ago to tell).
+   */
+  unchangedBelow(since: number): number {
+    return this.tally.unchangedBelow(since);
+  }
+
+  /** Counts a new version of the live context, changed from position `at` on. */
+  private bump(at: number): void {
+    this.data.version++;
+    this.tally.edited(this.data.version, at);
   }
 
   private cached: { version: number; transcript: Transcript } | undefined;
@@ -167,20 +206,21 @@ export class ConversationState {
     if (input.clientSeq !== undefined && !(Number.isInteger(input.clientSeq) && input.clientSeq >= 0)) {
       throw new AppendRejected(`clientSeq must be a non-negative integer, got ${JSON.stringify(input.clientSeq)}`);
     }
-    const before: EntryKey[] = this.data.live.slice();
-    const base = { before, baseVersion: this.data.version, firstSeq: this.data.nextSeq };
+    const mirror: Mirror = { live: this.data.live, length: this.data.live.length, sent: [] };
+    const base = { mirror, baseVersion: this.data.version, firstSeq: this.data.nextSeq };
     const retry =
       input.writer !== undefined && input.clientSeq !== undefined
         ? isRetry(this.data.writers, input.writer, input.clientSeq)
         : input.clientSeq !== undefined && input.clientSeq <= this.data.lastClientSeq;
-    const seen = new Set(this.data.recentIds);
+    // Built at the first message with an id: an append without ids reads none of the remembered ones.
+    let seen: Set<string> | undefined;
     const sentIndex: number[] = [];
     const fresh: unknown[] = [];
     if (!retry) {
       input.messages.forEach((m, i) => {
         const id = messageId(m);
-        if (id !== undefined && seen.has(id)) return;
-        if (id !== undefined) seen.add(id);
+        if (id !== undefined && (seen ??= new Set(this.data.recentIds)).has(id)) return;
+        if (id !== undefined) seen!.add(id);
         sentIndex.push(i);
         fresh.push(m);
       });
@@ -194,17 +234,24 @@ export class ConversationState {
       }
     });
     let format = this.data.format ?? (fresh.length > 0 ? safeDetect(fresh) : 'chat');
-    if (format === 'chat' && !this.data.formatFixed && upgradesToResponses(this.raws(), fresh)) {
+    // The stored raws are read lazily: only an append of Responses items makes them worth reading.
+    if (format === 'chat' && !this.data.formatFixed && upgradesToResponses(rawsOf(this.data.live), fresh)) {
       format = 'responses';
     }
     let extended: Transcript | undefined;
     if (fresh.length > 0) {
       try {
-        // Only the new messages are read: the live transcript is normalised once per version (see `transcript`).
+        // Only the new messages are read: the live transcript is normalised once per version (see `transcript`), and
+        // the handler takes what the validator read of the same messages on the same transcript.
+        const prior = this.staged;
+        const current = this.data.format === format ? this.transcript() : undefined;
         extended =
-          this.data.format === format
-            ? extendTranscript(this.transcript(), fresh)
-            : normalize([...this.raws(), ...fresh], format);
+          current === undefined
+            ? normalize([...this.raws(), ...fresh], format)
+            : prior?.base === current && sameElements(prior.messages, fresh)
+              ? prior.transcript
+              : extendTranscript(current, fresh);
+        this.staged = { base: current, messages: fresh, transcript: extended };
       } catch (err) {
         if (err instanceof TranscriptValidationError) {
           const at = err.index - this.data.live.length;
@@ -218,13 +265,16 @@ export class ConversationState {
       }
     }
     // Keys the caller's mirror will hold once it adds what it sent: duplicates included, marked as unknown.
-    input.messages.forEach((_, i) => before.push({ uid: `sent:${i}`, rev: 0 }));
-    this.staged = extended && { baseVersion: this.data.version, messages: fresh, transcript: extended };
+    input.messages.forEach((_, i) => mirror.sent.push({ uid: `sent:${i}`, rev: 0 }));
+    if (!extended) this.staged = undefined;
     return { ...base, messages: fresh, sentIndex, format };
   }
 
-  /** The transcript the last `stage` validated, for `commitAppend` to keep when it stores those messages unchanged. */
-  private staged: { baseVersion: number; messages: unknown[]; transcript: Transcript } | undefined;
+  /**
+   * The transcript the last `stage` validated and the one it extended (`base`; none when it read everything), for
+   * `commitAppend` to keep when it stores those messages unchanged.
+   */
+  private staged: { base: Transcript | undefined; messages: unknown[]; transcript: Transcript } | undefined;
 
   /**
    * Appends staged messages with their counts. `replaced` carries clipped versions of oversized messages by position.
@@ -248,18 +298,21 @@ export class ConversationState {
     if (staged.messages.length === 0) return;
     this.data.format = staged.format; // the first append's, or Responses after an upgrade
     const byIndex = new Map(replaced.map((r) => [r.index, r]));
+    const firstNew = this.data.live.length;
     staged.messages.forEach((raw, i) => {
       const seq = staged.firstSeq + i;
       const clipped = byIndex.get(i);
-      this.data.live.push({
+      const entry = {
         raw: clipped ? clipped.raw : raw,
         tokens: clipped ? clipped.tokens : (counts[i] ?? 0),
         uid: `m${seq}`,
         rev: clipped ? 1 : 0,
         seq,
-      });
+      };
+      this.data.live.push(entry);
+      this.tally.add(entry);
       // The caller holds what it sent, so an unclipped new message is a copy from its side, not an insert.
-      if (!clipped) renameSent(staged.before, staged.sentIndex[i]!, `m${seq}`);
+      if (!clipped) renameSent(staged.mirror.sent, staged.sentIndex[i]!, `m${seq}`);
       const id = messageId(raw);
       if (id !== undefined) this.data.recentIds.push(id);
     });
@@ -267,10 +320,13 @@ export class ConversationState {
     // Nothing clipped and nothing changed since `stage`: the live transcript is the one it validated (same raws).
     const validated = this.staged;
     const keep =
-      replaced.length === 0 && validated?.messages === staged.messages && validated.baseVersion === this.data.version;
+      replaced.length === 0 &&
+      validated?.messages === staged.messages &&
+      staged.baseVersion === this.data.version &&
+      (validated.base === undefined || validated.base === this.cached?.transcript);
     this.staged = undefined;
     this.data.nextSeq += staged.messages.length;
-    this.data.version++;
+    this.bump(firstNew);
     if (keep) this.cached = { version: this.data.version, transcript: validated.transcript };
     this.noteReads(this.data.live.length - staged.messages.length);
   }
@@ -282,14 +338,17 @@ export class ConversationState {
    */
   insertInLive(inserts: readonly { at: number; raw: unknown }[], counts: readonly number[]): void {
     if (inserts.length === 0) return;
-    // From the last position back, so earlier positions still point where they did.
+    // A new array (a staged mirror keeps the old one); from the last position back, so earlier ones still hold.
+    const live = this.data.live.slice();
     for (let k = inserts.length - 1; k >= 0; k--) {
       const seq = this.data.nextSeq + k;
       const entry = { raw: inserts[k]!.raw, tokens: counts[k] ?? 0, uid: `m${seq}`, rev: 0, seq };
-      this.data.live.splice(inserts[k]!.at, 0, entry);
+      live.splice(inserts[k]!.at, 0, entry);
+      this.tally.add(entry);
     }
+    this.data.live = live;
     this.data.nextSeq += inserts.length;
-    this.data.version++;
+    this.bump(Math.min(...inserts.map((i) => i.at)));
     this.data.sent = [];
   }
 
@@ -314,7 +373,8 @@ export class ConversationState {
   commitTruncate(transcript: Transcript, plan: Parameters<typeof applyTruncate>[0]['plan']): void {
     const kept = new Set(applyTruncate({ transcript, plan }));
     this.data.live = this.data.live.filter((e) => kept.has(e.raw));
-    this.data.version++;
+    this.tally.reset(this.data.live);
+    this.bump(0);
     this.data.sent = [];
     this.data.calibration = dropAnchor(this.data.calibration);
   }
@@ -325,14 +385,20 @@ export class ConversationState {
    * forgets its anchor. @returns nothing; bumps the version.
    */
   commitEviction(replaced: { index: number; raw: unknown; tokens: number }[]): void {
+    this.data.live = this.data.live.slice(); // a staged mirror keeps the old array
+    let from = this.data.live.length;
     for (const r of replaced) {
       const entry = this.data.live[r.index];
       if (!entry) continue;
       // A new entry, not an edit: a staged append's `before` holds the old one, with the key the caller's mirror has.
       const { ref: _ref, ...kept } = entry;
-      this.data.live[r.index] = { ...kept, raw: r.raw, tokens: r.tokens, rev: entry.rev + 1 };
+      const next = { ...kept, raw: r.raw, tokens: r.tokens, rev: entry.rev + 1 };
+      this.data.live[r.index] = next;
+      this.tally.remove(entry);
+      this.tally.add(next);
+      from = Math.min(from, r.index);
     }
-    this.data.version++;
+    this.bump(from);
     this.data.sent = [];
     this.data.calibration = dropAnchor(this.data.calibration);
   }
@@ -348,8 +414,10 @@ export class ConversationState {
       const entry = this.data.live[r.index];
       if (!entry || entry.seq === null) continue;
       if (!entry.ref) this.unstubbed.set(entry, entry.raw);
+      this.tally.remove(entry);
       entry.raw = r.raw;
       entry.ref = { bytes: r.bytes };
+      this.tally.add(entry);
       stubs.push(r);
     }
     if (referenced.length === 0) return;
@@ -362,11 +430,20 @@ export class ConversationState {
    * The patch from the caller's mirror (plus what it sent) to the current context; a message held by reference is
    * inserted as itself (the caller holds no stub). Forgets the messages held since the last patch.
    */
-  patch(staged: Pick<StagedAppend, 'before' | 'baseVersion'>): ContextPatch {
+  patch(staged: Pick<StagedAppend, 'mirror' | 'baseVersion'>): ContextPatch {
     const unstubbed = this.unstubbed;
     this.unstubbed = new Map();
-    return diffContext(staged.before, this.data.live, staged.baseVersion, this.data.version, (e) =>
-      unstubbed.has(e) ? unstubbed.get(e) : e.raw
+    // The mirror's keys are the live context's at `baseVersion`: the prefix unchanged since is not copied or compared.
+    const { mirror } = staged;
+    const same = Math.min(this.tally.unchangedBelow(staged.baseVersion), mirror.length, this.data.live.length);
+    const rest = same === mirror.length ? mirror.sent : [...mirror.live.slice(same, mirror.length), ...mirror.sent];
+    return diffContext(
+      rest,
+      this.data.live,
+      staged.baseVersion,
+      this.data.version,
+      (e) => (unstubbed.has(e) ? unstubbed.get(e) : e.raw),
+      same
     );
   }
 
@@ -391,7 +468,8 @@ export class ConversationState {
       uids.push(uid);
       return { raw, tokens, uid, rev: 0, seq: null };
     });
-    this.data.version++;
+    this.tally.reset(this.data.live);
+    this.bump(0);
     this.data.sent = [];
     this.data.calibration = calibration;
     return uids;
@@ -437,8 +515,11 @@ export class ConversationState {
       }
     }
     if (start < 0) throw new AppendRejected('nothing to rewind: no user turn in the live context since the last fold');
-    const removed = this.data.live.splice(start).map((e) => e.raw);
-    this.data.version++;
+    const gone = this.data.live.slice(start);
+    this.data.live = this.data.live.slice(0, start); // a staged mirror keeps the old array
+    for (const e of gone) this.tally.remove(e);
+    const removed = gone.map((e) => e.raw);
+    this.bump(start);
     this.data.sent = [];
     this.forgetIds(removed);
     this.data.calibration = dropAnchor(this.data.calibration);
@@ -462,8 +543,9 @@ export class ConversationState {
     const t = this.transcript();
     const before = this.data.live;
     this.data.live = before.filter((e, i) => t.items[i]!.role === 'instructions' || e.pinned === true);
+    this.tally.reset(this.data.live);
     this.data.backoff = null;
-    this.data.version++;
+    this.bump(0);
     this.data.sent = [];
     const kept = new Set(this.raws());
     this.forgetIds(before.map((e) => e.raw).filter((raw) => !kept.has(raw)));
@@ -522,8 +604,10 @@ export class ConversationState {
   /** Puts a prepared rules element in place after the leading instructions (see `pinned-messages.ts`); bumps the version. */
   placeRules(rules: PreparedRules): void {
     const t = this.transcript();
+    this.data.live = this.data.live.slice(); // a staged mirror keeps the old array
     placeRules(this.data.live, rules, (i) => t.items[i]?.role === 'instructions', this.data.version + 1);
-    this.data.version++;
+    this.tally.reset(this.data.live);
+    this.bump(0);
   }
 
   /**
@@ -535,6 +619,7 @@ export class ConversationState {
     if (recount) {
       // A stub's count would be its note's: a message held by reference keeps its original's count.
       this.data.live.forEach((e, i) => (e.tokens = e.ref ? e.tokens : (recount.counts[i] ?? e.tokens)));
+      this.tally.reset(this.data.live);
       this.setFixedTokens(recount);
       this.data.calibration = null;
       this.data.sent = [];
@@ -609,6 +694,16 @@ function safeDetect(messages: unknown[]): MessageFormat {
   } catch (err) {
     throw new AppendRejected(err instanceof Error ? err.message : String(err));
   }
+}
+
+/** @returns whether two arrays hold the same elements (by identity) in the same order. */
+function sameElements(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** @returns the raws of live entries, one at a time (for a reader that may stop early or not start). */
+function* rawsOf(live: readonly LiveEntry[]): Generator<unknown> {
+  for (const e of live) yield e.raw;
 }
 
 /** Renames the key of sent message `sentIndex` (the sent keys end `keys`: searched from the end). */

@@ -4,7 +4,7 @@
  */
 import { applyCalibration, type Calibration } from '../../core/calibration';
 import type { Transcript } from '../../core/messages/types';
-import { planFold, type FoldPlan, type PlanInput } from '../../core/plan';
+import { planFold, resolveOptions, triggerReason, type FoldPlan, type PlanInput } from '../../core/plan';
 
 /** What {@link planCalibrated} plans from. */
 export interface CalibratedPlanInput {
@@ -27,6 +27,20 @@ export function planCalibrated(input: CalibratedPlanInput): FoldPlan {
     options: input.options,
     ...(input.predicates ? { predicates: input.predicates } : {}),
   });
+}
+
+/**
+ * The trigger check {@link planCalibrated} starts with, from the estimate and the item count alone: the planner's
+ * total is the estimate (the calibration's excess is priced as fixed tokens), so no per-item input is built.
+ * @returns why the plan would decline at its trigger; undefined when it would go on to plan.
+ * @throws PlanOptionsError on bad options.
+ */
+export function calibratedTriggerReason(
+  options: PlanInput['options'],
+  estimate: number,
+  count: number
+): string | undefined {
+  return triggerReason(resolveOptions(options), estimate, count);
 }
 
 /**

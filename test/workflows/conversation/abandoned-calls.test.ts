@@ -154,21 +154,22 @@ describe('abandoned calls of an append, read from the append alone', () => {
           }
           for (const more of appends.slice(1)) {
             const raws = live.items.map((i) => i.raw);
+            const entries = raws.map((raw) => ({ raw }));
             const staged: StagedAppend = {
               messages: more,
               sentIndex: more.map((_, i) => i),
               firstSeq: raws.length,
               format,
-              before: [],
+              mirror: { live: [], length: 0, sent: [] },
               baseVersion: 0,
             };
             let whole;
             try {
-              whole = withAbandonedAnswers(raws, staged);
+              whole = withAbandonedAnswers(entries, staged);
             } catch {
               return; // a refused append is refused at staging, before this
             }
-            assert.deepEqual(withAbandonedAnswers(raws, staged, live.items), whole);
+            assert.deepEqual(withAbandonedAnswers(entries, staged, live.items), whole);
             try {
               live = extendTranscript(live, more);
             } catch {
