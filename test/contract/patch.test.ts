@@ -6,6 +6,10 @@ type Entry = EntryKey & { raw: unknown };
 const entry = (uid: string, rev = 0): Entry => ({ uid, rev, raw: { uid, rev } });
 
 describe('context patches', () => {
+  /** A message key out of a few uids and revisions, so prefixes, moves and repeats are common. */
+  const key = fc.record({ uid: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g'), rev: fc.nat({ max: 2 }) });
+  const keys = fc.uniqueArray(key, { selector: (k) => `${k.uid}@${k.rev}`, maxLength: 15 });
+
   it('an append is one copy of everything the caller holds', () => {
     const before = [entry('a'), entry('b'), entry('c')];
     const patch = diffContext(before, before, 4, 5);
@@ -66,8 +70,6 @@ describe('context patches', () => {
       }
       return { baseVersion: 0, version: 1, segments };
     };
-    const key = fc.record({ uid: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g'), rev: fc.nat({ max: 2 }) });
-    const keys = fc.uniqueArray(key, { selector: (k) => `${k.uid}@${k.rev}`, maxLength: 15 });
     fc.assert(
       fc.property(keys, fc.nat({ max: 16 }), fc.array(key, { maxLength: 6 }), fc.boolean(), (b, kept, more, swap) => {
         const before = b.map((k) => entry(k.uid, k.rev));
@@ -81,8 +83,6 @@ describe('context patches', () => {
   });
 
   it('leaving out a prefix the caller knows unchanged gives the same patch (property)', () => {
-    const key = fc.record({ uid: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g'), rev: fc.nat({ max: 2 }) });
-    const keys = fc.uniqueArray(key, { selector: (k) => `${k.uid}@${k.rev}`, maxLength: 15 });
     fc.assert(
       fc.property(
         keys,
