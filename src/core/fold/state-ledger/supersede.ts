@@ -122,25 +122,31 @@ export type Replacement = 'strict' | 'slot' | 'no';
 export function replacement(newer: LedgerEntry, older: LedgerEntry): Replacement {
   const updatable = (e: LedgerEntry): boolean => e.kind !== 'question' && e.kind !== 'error' && e.status === undefined;
   if (!updatable(newer) || !updatable(older)) return 'no';
-  const cue = UPDATE_CUE.test(newer.text);
+  // What a tool showed replaces only what a tool showed: its call's paths and names share words with anything at all
+  // ("Edit(/home/me/projects/app/router.ex) → …" is not about "the GCP project").
+  if (TOOL_RESULT.test(newer.text) && !TOOL_RESULT.test(older.text)) return 'no';
+  // Of a tool result, what it showed is compared, not its call: two results of one tool share the call's words.
+  const said = (e: LedgerEntry): string => e.text.replace(TOOL_RESULT, '');
+  const [newText, oldText] = [said(newer), said(older)];
+  const cue = UPDATE_CUE.test(newText);
   const kinds =
     sameKind(newer.kind, older.kind) ||
     (cue && newer.kind === 'rule' && (older.kind === 'said' || older.kind === 'preference'));
   if (!kinds) return 'no';
-  const dropped = droppedWords(newer.text);
+  const dropped = droppedWords(newText);
   const newValues = new Set(
-    statementValues(newer.text)
+    statementValues(newText)
       .map((v) => v.toLowerCase())
       .filter((v) => !dropped.has(v))
   );
-  const oldValues = statementValues(older.text).map((v) => v.toLowerCase());
+  const oldValues = statementValues(oldText).map((v) => v.toLowerCase());
   // A name both state is part of the subject ("Stay on Python 3.9" / "we can target Python 3.11 now").
   const names = (t: string): string[] =>
     statementValues(t)
       .filter((v) => !/\d/.test(v))
       .map((v) => v.toLowerCase());
-  const a = [...new Set([...subjectWords(older.text), ...names(older.text)])];
-  const b = new Set([...subjectWords(newer.text), ...names(newer.text)]);
+  const a = [...new Set([...subjectWords(oldText), ...names(oldText)])];
+  const b = new Set([...subjectWords(newText), ...names(newText)]);
   // Most of what the older statement was about, said again: a later statement is often longer ("Heads up, we failed
   // over last night — the production database host is now pg-replica-02 …").
   const common = a.filter((w) => b.has(w)).length;
@@ -162,12 +168,12 @@ export function replacement(newer: LedgerEntry, older: LedgerEntry): Replacement
   // The older one's names the newer one no longer states are the value that changed, not its subject.
   const kept = a.filter((w) => !oldValues.includes(w) || newValues.has(w));
   const olderWords = new Set([...a, ...oldValues]);
-  const withdrawn = [...droppedWords(newer.text, true)].some((w) => olderWords.has(w) || olderWords.has(stem(w)));
+  const withdrawn = [...droppedWords(newText, true)].some((w) => olderWords.has(w) || olderWords.has(stem(w)));
   // A change of one value: a statement whose names all went (words in capitals) is not one slot.
   const goneNames = a.length - kept.length;
   const slot =
-    (newer.kind === older.kind && sameUnitCount(newer.text, older.text)) ||
-    (WITHDRAWAL.test(newer.text) && (withdrawn || common >= 2)) ||
+    (newer.kind === older.kind && sameUnitCount(newText, oldText)) ||
+    (WITHDRAWAL.test(newText) && (withdrawn || common >= 2)) ||
     (cue &&
       goneNames <= 2 &&
       kept.length >= 2 &&

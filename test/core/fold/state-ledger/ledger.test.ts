@@ -193,6 +193,14 @@ describe('core/fold/state-ledger', () => {
       assert.ok(
         supersedes({ kind: 'observation', text: 'run(ref) → Replica lag on db-eu-2: 3 seconds', seq: 6 }, seen)
       );
+      // Two results of one tool share its call's words, not their subject.
+      const hits = { kind: 'observation' as const, text: 'Bash(status 3) → cache hit rate: 121', seq: 5 };
+      assert.ok(!supersedes({ kind: 'observation', text: 'Bash(status 4) → open tickets: 128', seq: 6 }, hits));
+      // What a tool showed never replaces what someone said: the call's path shares words with anything.
+      const edit =
+        'Edit(/home/me/projects/app/lib/router.ex) → The file /home/me/projects/app/lib/router.ex has been updated.';
+      const project = fact('The GCP project is acme-ml-sandbox-2291, not the prod one.');
+      assert.ok(!supersedes({ kind: 'observation', text: edit, seq: 2 }, project));
       const rule = { kind: 'rule' as const, text: 'Never run deploys from laptops outside the VPN.', seq: 1 };
       assert.ok(
         !supersedes(fact('Deployment from the VPN laptops is fine since 2024.', 2), rule),
