@@ -275,6 +275,7 @@ export async function summarizeHead(
     budget: input.budget,
     model: input.model,
     foldedTokens: input.foldedTokens,
+    ...(input.keptTokens !== undefined ? { keptTokens: input.keptTokens } : {}),
     summarizer: input.summarizer,
     ...(input.heartbeatMs !== undefined ? { heartbeatMs: input.heartbeatMs } : {}),
     ...(input.systemPrompt ? { systemPrompt: input.systemPrompt } : {}),

@@ -40,6 +40,8 @@ export interface SummarizeFoldInput {
   head: HeadRef[];
   /** Counted tokens of what is folded; a summary must be smaller. */
   foldedTokens: number;
+  /** Counted tokens the folded context keeps beside the summary (see `SummarizeRequest.keptTokens`). */
+  keptTokens?: number;
   /** Files read often lately: eviction keeps their latest read verbatim. */
   hotPaths?: HotPaths;
   /** Heartbeat interval while the model writes, ms (the conversation's `limits`). @default the worker's */

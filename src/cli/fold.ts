@@ -76,9 +76,12 @@ export async function runFold(args: string[], io: CliIO): Promise<number> {
   const ticket = beginFold({ plan, raws: messages, tokensBefore: total(tokens), startedAt: Date.now() });
   const head = plan.summarize.map((i) => messages[i]);
   const foldedTokens = plan.summarize.reduce((sum, i) => sum + (tokens[i] ?? 0), 0);
+  const { keptTokens } = plan;
   const summarize = createSummarizeActivity({ profiles, counterFor, outsideActivity: true });
   const outcome = await summarizeOutcome(async () =>
-    outcomeOfSummarizeFold(await summarizeHead(head, { format, model, budget, summarizer, foldedTokens }, summarize))
+    outcomeOfSummarizeFold(
+      await summarizeHead(head, { format, model, budget, summarizer, foldedTokens, keptTokens }, summarize)
+    )
   );
   const countOf = new Map(messages.map((raw, i) => [raw, tokens[i] ?? 0]));
   const done = await completeFold({

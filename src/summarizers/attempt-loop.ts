@@ -10,7 +10,7 @@ import type { StateLedger } from '../core/fold/state-ledger';
 import { validateSummary } from '../core/fold/validate-summary';
 import type { SummaryErrorKind } from '../core/fold/validate-summary';
 import type { Transcript, Usage } from '../core/messages/types';
-import { ledgerCap, stateLedgerCap } from './limits';
+import { budgetRoom, ledgerCap, stateLedgerCap } from './limits';
 import { addUsage } from './usage';
 import type {
   SummarizeContext,
@@ -156,7 +156,11 @@ function accept(
       stateAppended = checked.appended;
     }
   }
-  const cap = ledgerCap(config, request.budget, request.foldedTokens - summaryTokens - 1, request.foldedTokens);
+  const headroom = Math.min(
+    request.foldedTokens - summaryTokens - 1,
+    budgetRoom(request.budget, request.keptTokens) - summaryTokens
+  );
+  const cap = ledgerCap(config, request.budget, headroom, request.foldedTokens);
   let ledger = applyLedger(text, identifiers, { maxTokens: cap, count: (s) => counter.countText(s) });
   let finalTokens = ledger.appended.length > 0 ? counter.countText(ledger.text) : summaryTokens;
   if (finalTokens >= request.foldedTokens) {

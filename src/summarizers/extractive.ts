@@ -4,8 +4,8 @@
  * half the caps, then the fold fails unfolded.
  */
 import type { Transcript } from '../core/messages/types';
-import { writeDigest } from './extractive/digest';
-import { digestCap, summaryCap } from './limits';
+import { writeDigest, type WrittenDigest } from './extractive/digest';
+import { budgetRoom, digestCap, summaryCap } from './limits';
 import type { Candidate } from './attempt-loop';
 import type { SummarizeRequest, SummarizerConfig, TextCounter } from './types';
 
@@ -22,18 +22,42 @@ export function extractiveAttempt(
   attempt: number
 ): Candidate {
   const half = (n: number): number => Math.max(1, Math.floor(n / (attempt > 1 ? 2 : 1)));
-  const { text, ledger } = writeDigest(transcript.items, {
-    maxTokens: half(summaryCap(req.budget, req.foldedTokens)),
-    narrativeTokens: half(digestCap(config, req.budget, req.foldedTokens)),
-    // The task stays verbatim up to 40% of the summary's usual size; a longer one is clipped with a pointer to it.
-    taskTokens: half(
-      config.extractive?.userTokens ?? Math.floor(0.4 * digestCap(config, req.budget, req.foldedTokens))
-    ),
-    ...(config.extractive?.actionArgClip !== undefined ? { actionArgClip: config.extractive.actionArgClip } : {}),
-    ...(req.seqs ? { seqs: req.seqs } : {}),
-    ...(req.focus ? { focus: req.focus } : {}),
-    ...(req.ledger ? { state: req.ledger } : {}),
-    count: (s) => counter.countText(s),
-  });
-  return { text, outputTypes: ['extractive'], ledger };
+  const usual = digestCap(config, req.budget, req.foldedTokens);
+  const write = (maxTokens: number): WrittenDigest =>
+    writeDigest(transcript.items, {
+      maxTokens: half(maxTokens),
+      narrativeTokens: half(usual),
+      // The task stays verbatim up to 40% of the summary's usual size; a longer one is clipped with a pointer to it.
+      taskTokens: half(config.extractive?.userTokens ?? Math.floor(0.4 * usual)),
+      ...(config.extractive?.actionArgClip !== undefined ? { actionArgClip: config.extractive.actionArgClip } : {}),
+      ...(req.seqs ? { seqs: req.seqs } : {}),
+      ...(req.focus ? { focus: req.focus } : {}),
+      ...(req.ledger ? { state: req.ledger } : {}),
+      count: (s) => counter.countText(s),
+    });
+  const cap = summaryCap(req.budget, req.foldedTokens);
+  const room = budgetRoom(req.budget, req.keptTokens);
+  // The summary fits what the budget leaves beside the kept part; only its must-keep part (rules, hard limits, the
+  // task) may pass that, up to the usual cap, and the fold record then says the context is over budget.
+  const first = write(Math.max(1, Math.min(cap, room)));
+  const written = first.mustKeepLost && room < cap ? smallestWhole(write, Math.max(1, room), cap) : first;
+  return { text: written.text, outputTypes: ['extractive'], ledger: written.ledger };
+}
+
+/**
+ * The digest at the smallest cap in `(from, to]` (within a few tokens) that keeps its must-keep part, or at `to` when
+ * none does.
+ */
+function smallestWhole(write: (maxTokens: number) => WrittenDigest, from: number, to: number): WrittenDigest {
+  let best = write(to);
+  if (best.mustKeepLost) return best;
+  let lo = from;
+  let hi = to;
+  while (hi - lo > 8) {
+    const mid = Math.floor((lo + hi) / 2);
+    const w = write(mid);
+    if (w.mustKeepLost) lo = mid;
+    else [hi, best] = [mid, w];
+  }
+  return best;
 }

@@ -36,6 +36,19 @@ export function ledgerCap(config: SummarizerConfig, budget: number, headroom: nu
   return Math.max(0, Math.min(cap, headroom));
 }
 
+/** Tokens of a summary message beyond its text: the marker line and the message's own overhead. */
+export const SUMMARY_WRAP_TOKENS = 24;
+
+/**
+ * The room the budget leaves a summary beside what the fold keeps (`keptTokens`: instructions, pinned items, the
+ * tail, tool definitions, reply priming): `budget − keptTokens − SUMMARY_WRAP_TOKENS`, at least 0.
+ *
+ * @returns the room in tokens; `Infinity` when `keptTokens` is not given
+ */
+export function budgetRoom(budget: number, keptTokens: number | undefined): number {
+  return keptTokens === undefined ? Infinity : Math.max(0, budget - keptTokens - SUMMARY_WRAP_TOKENS);
+}
+
 /** The extractive summary's hard cap as a share of the budget (see {@link summaryCap}). */
 export const SUMMARY_BUDGET_SHARE = 0.4;
 

@@ -98,6 +98,12 @@ export interface SummarizeRequest {
   model: string;
   /** Tokens of `messages`: a summary must come out smaller. */
   foldedTokens: number;
+  /**
+   * Tokens the folded context keeps beside the summary (instructions, pinned items, the tail, tool definitions, reply
+   * priming): the extractive summary and the identifier ledger fit what the budget leaves, the must-keep part
+   * excepted. @default unknown (the summary is sized by the budget alone)
+   */
+  keptTokens?: number;
   /** The agent's own system prompt, to lead the request (a shared prompt-cache prefix). */
   systemPrompt?: string;
   /** Archive sequence number of each message of `messages` (`null`: not archived), for the ledger's pointers. */

@@ -141,4 +141,21 @@ describe('summarizers/extractive', () => {
     });
     assert.ok(rs.ok && rs.text?.includes('ZFA04Y'));
   });
+
+  it('fits what the budget leaves beside the kept part, going past it only for the task and the rules', async () => {
+    const s = createSummarizer({}, { counterFor: testCounterFor });
+    const request = { format: 'chat' as const, messages: session, budget: 1000, model: 'm', foldedTokens: 2000 };
+    const free = await s(request);
+    assert.ok(free.ok);
+    const room = Math.floor(free.summaryTokens * 0.7);
+    // budgetRoom: budget − kept − the summary message's own wrapping (24 tokens).
+    const fitted = await s({ ...request, keptTokens: 1000 - 24 - room });
+    assert.ok(fitted.ok);
+    assert.ok(fitted.summaryTokens <= room, `${fitted.summaryTokens} tokens for a room of ${room}`);
+    assert.match(fitted.text!, /First request: add a health endpoint/);
+    const none = await s({ ...request, keptTokens: 1000 });
+    assert.ok(none.ok, 'no room left: the task is kept anyway, and the fold record will say the context is over');
+    assert.match(none.text!, /First request: add a health endpoint/);
+    assert.ok(none.summaryTokens < free.summaryTokens, `${none.summaryTokens} vs ${free.summaryTokens}`);
+  });
 });

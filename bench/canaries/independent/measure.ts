@@ -51,6 +51,11 @@ export interface MethodResult {
   stale: Ratio;
   /** Contexts (one per fold, or the final one for a baseline) over their budget, of all. */
   overBudget: Ratio;
+  /**
+   * Of the fold's contexts over their budget, those no fold record says so of (`overBudget` absent: the command
+   * declined to fold, or a fold went over without saying so), of all. Baselines: not counted.
+   */
+  overUnsaid: Ratio;
   /** Final context tokens over original tokens, summed over runs. */
   size: { tokens: number; original: number };
 }
@@ -77,6 +82,7 @@ const emptyResult = (): MethodResult => ({
   bySpeaker: {},
   stale: empty(),
   overBudget: empty(),
+  overUnsaid: empty(),
   size: { tokens: 0, original: 0 },
 });
 
@@ -236,7 +242,11 @@ export async function measureIndependent(options: IndependentOptions): Promise<I
             if (folded.refused) report.refused += 1;
             context = folded.messages;
             results.fold.overBudget.total += 1;
-            if (tokensOf(context, counter) > budgets[k]!) results.fold.overBudget.kept += 1;
+            results.fold.overUnsaid.total += 1;
+            if (tokensOf(context, counter) > budgets[k]!) {
+              results.fold.overBudget.kept += 1;
+              if (!folded.record?.overBudget) results.fold.overUnsaid.kept += 1;
+            }
           }
           const last = budgets[budgets.length - 1]!;
           score(results.fold, context, planted.planted, planted.messages, counter, original);
@@ -280,6 +290,9 @@ export function formatIndependent(report: IndependentReport): string {
       out.push(`| _said by ${s}_ | ${METHODS.map((m) => pct(results[m].bySpeaker[s])).join(' | ')} |`);
     out.push(`| superseded value stated | ${METHODS.map((m) => pct(results[m].stale)).join(' | ')} |`);
     out.push(`| contexts over budget | ${METHODS.map((m) => pct(results[m].overBudget)).join(' | ')} |`);
+    out.push(
+      `| over budget, no fold record saying so | ${METHODS.map((m) => pct(results[m].overUnsaid)).join(' | ')} |`
+    );
     out.push(
       `| final size / original | ${METHODS.map((m) => `${((100 * results[m].size.tokens) / Math.max(1, results[m].size.original)).toFixed(1)}%`).join(' | ')} |`,
       ''

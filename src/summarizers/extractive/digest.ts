@@ -94,12 +94,22 @@ export function buildDigest(items: readonly Item[], options: DigestOptions): str
   return writeDigest(items, options).text;
 }
 
+/** What {@link writeDigest} wrote. */
+export interface WrittenDigest {
+  /** The summary text ("" when the items hold nothing to summarise), at most `maxTokens`. */
+  text: string;
+  /** The merged ledger it printed from, every entry whole (what a caller with state carries). */
+  ledger: StateLedger;
+  /** A rule or hard constraint was left out, or the task: `maxTokens` was too small for the must-keep part. */
+  mustKeepLost: boolean;
+}
+
 /**
- * {@link buildDigest}, with the merged ledger it printed from (every entry whole: what a caller with state carries).
+ * {@link buildDigest}, with the merged ledger it printed from and whether its must-keep part fitted.
  *
- * @returns the summary text and the ledger
+ * @returns the summary text, the ledger and `mustKeepLost`
  */
-export function writeDigest(items: readonly Item[], options: DigestOptions): { text: string; ledger: StateLedger } {
+export function writeDigest(items: readonly Item[], options: DigestOptions): WrittenDigest {
   const { count, maxTokens } = options;
   const argClip = options.actionArgClip ?? 120;
   const positions = items.map((_, i) => i).filter((i) => items[i]!.role !== 'instructions');
@@ -123,9 +133,10 @@ export function writeDigest(items: readonly Item[], options: DigestOptions): { t
     count,
   });
   const core = join([header, fitted.task, focused, fitted.body]);
-  if (count(core) > maxTokens) return { text: clipToTokens(core, maxTokens, count), ledger };
+  const { mustKeepLost } = fitted;
+  if (count(core) > maxTokens) return { text: clipToTokens(core, maxTokens, count), ledger, mustKeepLost: true };
   // The narrative is the first thing to go: none at all once the task or an entry had to be shortened.
-  if (fitted.pointers > 0 || fitted.dropped > 0 || !fitted.taskWhole) return { text: core, ledger };
+  if (fitted.pointers > 0 || fitted.dropped > 0 || !fitted.taskWhole) return { text: core, ledger, mustKeepLost };
 
   // The narrative fills the summary up to the narrative cap (the summary's usual size), newest first: notes half,
   // actions the rest, carried lines last. A ledger larger than that cap leaves it no room.
@@ -149,5 +160,5 @@ export function writeDigest(items: readonly Item[], options: DigestOptions): { t
   // Token counts of joined text can exceed the sum of its parts by a little: drop narrative sections until it fits.
   while (count(join(parts)) > maxTokens && parts.length > 1) parts = parts.slice(0, -1);
   const text = join(parts);
-  return { text: folded.length > 0 ? text : '', ledger };
+  return { text: folded.length > 0 ? text : '', ledger, mustKeepLost };
 }

@@ -209,6 +209,7 @@ export class Compactor {
       budget: this.options.planning.budget,
       model: this.options.model,
       foldedTokens: plan.foldedTokens,
+      keptTokens: plan.keptTokens,
       summarizer: this.options.summarizer,
       ...(this.options.systemPrompt !== undefined ? { systemPrompt: this.options.systemPrompt } : {}),
       ...(this.remembered.ledger ? { ledger: this.remembered.ledger } : {}),

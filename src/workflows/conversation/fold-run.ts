@@ -233,6 +233,7 @@ export async function summarizeTicket(
     summarizer: which === 'model' ? s.settings.summarizer : { ...s.settings.summarizer, mode: 'extractive' as const },
     head,
     foldedTokens: ticket.plan.summarize.reduce((sum, i) => sum + (s.live[i]?.tokens ?? 0), 0),
+    keptTokens: ticket.plan.keptTokens,
     hotPaths: s.hotPaths,
     heartbeatMs: limits.summarizeHeartbeatIntervalMs,
     ...(system.length > 0 ? { system } : {}),
