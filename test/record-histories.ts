@@ -201,6 +201,11 @@ async function main(): Promise<void> {
       await long.close();
       ids.push(long.workflowId);
 
+      // Fold records written by an ordinary activity (the `fold-record-activity` patch), across continue-as-new.
+      const recorded = open(uniqueConversationId('replay-fold-activity'), { budget: 8000 }, { maxUpdatesPerRun: 20 });
+      await driveConversation(recorded, corpusConversation('tau2-bench-gpt41-airline-task18').messages);
+      ids.push(recorded.workflowId);
+
       // RECORD_ONLY=<label> saves just the histories whose workflow id holds it (the others still run).
       for (const workflowId of ids.filter((w) => !process.env.RECORD_ONLY || w.includes(process.env.RECORD_ONLY))) {
         let run = 0;

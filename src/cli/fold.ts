@@ -75,8 +75,7 @@ export async function runFold(args: string[], io: CliIO): Promise<number> {
   }
   const ticket = beginFold({ plan, raws: messages, tokensBefore: total(tokens), startedAt: Date.now() });
   const head = plan.summarize.map((i) => messages[i]);
-  const foldedTokens = plan.summarize.reduce((sum, i) => sum + (tokens[i] ?? 0), 0);
-  const { keptTokens } = plan;
+  const { foldedTokens, keptTokens } = plan;
   const summarize = createSummarizeActivity({ profiles, counterFor, outsideActivity: true });
   const outcome = await summarizeOutcome(async () =>
     outcomeOfSummarizeFold(

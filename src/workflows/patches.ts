@@ -34,4 +34,16 @@ export const PATCHES: readonly PatchEntry[] = [
       'deprecatePatch once no run that failed such a start can be replayed (failed runs past the namespace ' +
       'retention); removed one release later',
   },
+  {
+    id: 'fold-record-activity',
+    since: '2026-12-06',
+    why:
+      'fold records were written by a local activity inside the workflow task that built them; a task the server ' +
+      'lost (a speculative update task during a persistence outage) still wrote its record, which could win over ' +
+      'the one the conversation applied. They are now written by an ordinary activity, scheduled only from stored ' +
+      'history. A run recorded with the local write must replay it.',
+    retire:
+      'deprecatePatch once every conversation started before it has closed or continued as new on a worker with ' +
+      'the gate; removed one release later',
+  },
 ];

@@ -5,6 +5,7 @@ import { SUMMARY_MARKER } from '../../src/core/messages/summary-marker';
 import { createSummarizer } from '../../src/summarizers';
 import { buildDigest } from '../../src/summarizers/extractive/digest';
 import { testCounter, testCounterFor } from '../support/test-counter';
+import { SUMMARY_WRAP_TOKENS } from '../../src/summarizers/limits';
 
 const call = (id: string, name: string, args: Record<string, unknown>) => ({
   id,
@@ -148,8 +149,8 @@ describe('summarizers/extractive', () => {
     const free = await s(request);
     assert.ok(free.ok);
     const room = Math.floor(free.summaryTokens * 0.7);
-    // budgetRoom: budget − kept − the summary message's own wrapping (24 tokens).
-    const fitted = await s({ ...request, keptTokens: 1000 - 24 - room });
+    // budgetRoom: budget − kept − the summary message's own wrapping.
+    const fitted = await s({ ...request, keptTokens: 1000 - SUMMARY_WRAP_TOKENS - room });
     assert.ok(fitted.ok);
     assert.ok(fitted.summaryTokens <= room, `${fitted.summaryTokens} tokens for a room of ${room}`);
     assert.match(fitted.text!, /First request: add a health endpoint/);

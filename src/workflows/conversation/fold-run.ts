@@ -12,6 +12,7 @@ import { groupDigits } from '../../visibility/current-details';
 import { outcomeOfSummarizeFold } from '../fold/outcomes';
 import { summarizeActivityOptions } from '../shared/activity-options';
 import type { ConversationState } from './conversation-state';
+import { archiveFoldRecord } from './archive-fold-record';
 import { local } from './local-activities';
 import { dropAnchor } from '../../core/calibration';
 import type { FoldRecord } from '../../core/fold/fold-record';
@@ -110,7 +111,7 @@ export class FoldCommit {
       ...(extra.replaces === undefined ? { backoff: done.backoff } : {}),
       lastError: done.lastError,
     });
-    await local.recordFold({ conversationId: s.conversationId, record: done.record });
+    await archiveFoldRecord({ conversationId: s.conversationId, record: done.record });
     const r = done.record;
     const what = extra.replaces !== undefined ? `replaced the fallback summary of fold ${extra.replaces}` : 'folded';
     return {
@@ -162,7 +163,7 @@ export class FoldCommit {
       ...(p.fallback ? { replaces: p.fallback.number } : {}),
     };
     this.state.recordFold(record);
-    await local.recordFold({ conversationId: s.conversationId, record });
+    await archiveFoldRecord({ conversationId: s.conversationId, record });
     return { decision: `fold discarded: ${why}` };
   }
 
@@ -190,7 +191,7 @@ export class FoldCommit {
       finishedAt: at,
     };
     this.state.recordFold(record);
-    await local.recordFold({ conversationId: s.conversationId, record });
+    await archiveFoldRecord({ conversationId: s.conversationId, record });
     return {
       decision: `truncated: ${plan.reason}`,
       fold: {
@@ -232,7 +233,7 @@ export async function summarizeTicket(
     budget: s.settings.budget,
     summarizer: which === 'model' ? s.settings.summarizer : { ...s.settings.summarizer, mode: 'extractive' as const },
     head,
-    foldedTokens: ticket.plan.summarize.reduce((sum, i) => sum + (s.live[i]?.tokens ?? 0), 0),
+    foldedTokens: ticket.plan.foldedTokens,
     keptTokens: ticket.plan.keptTokens,
     hotPaths: s.hotPaths,
     heartbeatMs: limits.summarizeHeartbeatIntervalMs,

@@ -1,4 +1,7 @@
-/** The conversation workflow's local activities (ingest, counting, fold records, the offline fallback summary). */
+/**
+ * The conversation workflow's local activities: ingest, counting, the offline fallback summary (and fold records in
+ * runs recorded before the `fold-record-activity` patch).
+ */
 import { proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import { localActivityOptions } from '../shared/activity-options';

@@ -19,6 +19,15 @@ export const localActivityOptions: LocalActivityOptions = {
 };
 
 /**
+ * The archive's ordinary activities (fold records): the local activities' timeout and attempts, scheduled from
+ * history so a write comes only from a workflow task the server kept.
+ */
+export const archiveActivityOptions: ActivityOptions = {
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 5, nonRetryableErrorTypes: [...NON_RETRYABLE_ACTIVITY_FAILURES] },
+};
+
+/**
  * The summarize activity's options for these limits: start-to-close per attempt, schedule-to-close over all
  * attempts, the heartbeat timeout, and retries with exponential back-off (coefficient 2) up to `summarizeMaxAttempts`.
  * Errors the activity marks non-retryable (refusals, bad keys, malformed input) are never retried.
