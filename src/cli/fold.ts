@@ -23,8 +23,8 @@ import { CliUsageError, parseFlags, readJsonArray, type CliIO } from './io';
 
 export const foldHelp = `usage: durable-compaction fold --model M --budget N [--summarizer extractive|PROFILE] [--policy P] [--format F] [--tools FILE] FILE
 Folds FILE (a JSON array of messages; - reads stdin) once, offline, through the workflow's fold step, and prints
-{"messages": [...the folded context...], "fold": {...the fold record...}}; "fold" is null (with "reason") when the
-context is under the trigger. The summarizer defaults to extractive (the offline digest, no network); PROFILE names a
+{"messages": [...the folded context...], "fold": {...the fold record...}}; "fold" is null (with "reason") when it
+does not fold, and then "overBudget": {"budget", "by"} says when the context is over the budget all the same. The summarizer defaults to extractive (the offline digest, no network); PROFILE names a
 summarizer profile of temporal.yaml ('default' is its summarizer section; summarizerProfiles lists the others).`;
 
 /** Runs `fold`. @returns 0; rejects with CliUsageError (exit 2) on bad flags or a malformed FILE. */
@@ -70,7 +70,10 @@ export async function runFold(args: string[], io: CliIO): Promise<number> {
   const total = (counts: readonly number[]): number => counts.reduce((a, b) => a + b, 0) + fixedTokens;
   const plan = planFold({ transcript, tokens, fixedTokens, options: { budget, policy } });
   if (!plan.fold || plan.kind === 'truncate') {
-    io.stdout(JSON.stringify({ messages, fold: null, reason: plan.reason, tokens: total(tokens) }));
+    const tokensNow = total(tokens);
+    // Declined over the budget (nothing it may fold, or too little): say so as a folded context over it would.
+    const over = tokensNow > budget ? { overBudget: { budget, by: tokensNow - budget } } : {};
+    io.stdout(JSON.stringify({ messages, fold: null, reason: plan.reason, tokens: tokensNow, ...over }));
     return 0;
   }
   const ticket = beginFold({ plan, raws: messages, tokensBefore: total(tokens), startedAt: Date.now() });

@@ -38,4 +38,22 @@ describe('fold says so when what it must keep does not fit the budget', () => {
     assert.ok(tokens(b.messages) > 1500, 'the instructions alone are over the budget');
     assert.deepEqual(b.fold.overBudget, { budget: 1500, by: tokens(b.messages) - 1500 });
   });
+
+  it('a context it declines to fold while over the budget says so too', async () => {
+    const three = [
+      { role: 'system', content: `Follow the house style. ${'word '.repeat(600)}` },
+      { role: 'user', content: 'Plan the release.' },
+      { role: 'assistant', content: 'On it.' },
+    ];
+    const out = capture();
+    await runFold(['--model', 'gpt-4o', '--budget', '300', file('three.json', JSON.stringify(three))], out);
+    const c = JSON.parse(out.out[0]!) as Out & { reason: string; overBudget?: { budget: number; by: number } };
+    assert.equal(c.fold, null);
+    assert.match(c.reason, /./);
+    assert.deepEqual(c.overBudget, { budget: 300, by: tokens(three) - 300 });
+
+    const under = capture();
+    await runFold(['--model', 'gpt-4o', '--budget', '3000', file('under.json', JSON.stringify(three))], under);
+    assert.equal((JSON.parse(under.out[0]!) as { overBudget?: unknown }).overBudget, undefined);
+  });
 });

@@ -52,8 +52,8 @@ export interface MethodResult {
   /** Contexts (one per fold, or the final one for a baseline) over their budget, of all. */
   overBudget: Ratio;
   /**
-   * Of the fold's contexts over their budget, those no fold record says so of (`overBudget` absent: the command
-   * declined to fold, or a fold went over without saying so), of all. Baselines: not counted.
+   * Of the fold's contexts over their budget, those the command's output does not say so of (no `overBudget` in the
+   * fold record, nor beside a declined fold), of all. Baselines: not counted.
    */
   overUnsaid: Ratio;
   /** Final context tokens over original tokens, summed over runs. */
@@ -245,7 +245,7 @@ export async function measureIndependent(options: IndependentOptions): Promise<I
             results.fold.overUnsaid.total += 1;
             if (tokensOf(context, counter) > budgets[k]!) {
               results.fold.overBudget.kept += 1;
-              if (!folded.record?.overBudget) results.fold.overUnsaid.kept += 1;
+              if (!folded.record?.overBudget && !folded.overBudget) results.fold.overUnsaid.kept += 1;
             }
           }
           const last = budgets[budgets.length - 1]!;

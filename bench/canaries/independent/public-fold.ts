@@ -16,6 +16,8 @@ export interface PublicFold {
   record: Record<string, unknown> | null;
   /** The command refused the call (its message). */
   refused?: string;
+  /** The command declined to fold a context over the budget and said so. */
+  overBudget?: { budget: number; by: number };
 }
 
 let dir: string | undefined;
@@ -38,8 +40,16 @@ export async function publicFold(messages: readonly Message[], budget: number, m
   } catch (err) {
     return { messages: [...messages], record: null, refused: err instanceof Error ? err.message : String(err) };
   }
-  const parsed = JSON.parse(out.join('\n')) as { messages: Message[]; fold: Record<string, unknown> | null };
-  return { messages: parsed.messages, record: parsed.fold };
+  const parsed = JSON.parse(out.join('\n')) as {
+    messages: Message[];
+    fold: Record<string, unknown> | null;
+    overBudget?: { budget: number; by: number };
+  };
+  return {
+    messages: parsed.messages,
+    record: parsed.fold,
+    ...(parsed.overBudget ? { overBudget: parsed.overBudget } : {}),
+  };
 }
 
 /** Removes the temporary directory. */

@@ -54,16 +54,30 @@ const BOUND_KINDS: ReadonlySet<EntryKind> = new Set(['rule', 'constraint', 'pref
  * step ("Let me read the file") is none of these, but a commitment is kept however it opens ("I'll keep using …").
  */
 function assistantKind(s: string): EntryKind | undefined {
-  if (COMMITS.test(s) && s.split(/\s+/).length >= 4) {
+  if ((COMMITS.test(s) || (NARRATION.test(s) && DURABLE.test(s))) && s.split(/\s+/).length >= 4) {
     // What the agent holds itself to is a rule unless its wording makes it a limit, a preference, a goal, a decision.
     const k = classifyStatement(s, true);
     return k && BOUND_KINDS.has(k) ? k : 'rule';
   }
-  if (NARRATION.test(s)) return undefined;
+  if (NARRATION.test(s) || GUESS.test(s) || /\?\s*$/.test(s)) return undefined;
   if (classifyStatement(s, false) === 'decision') return 'decision';
   if (AIM.test(s)) return 'goal';
-  return HAS_VALUE.test(s) ? 'observation' : undefined;
+  return HAS_VALUE.test(s) || FOUND.test(s) ? 'observation' : undefined;
 }
+
+// A next step said for good ("I'll use ds-4 for all the evals", "I'll keep replies in second person from here on") is a
+// commitment, not narration: its scope outlasts the step.
+const DURABLE =
+  /\b(?:for (?:all|every|each|the rest)|every time|whenever|always|never|from here on|throughout|consistently)\b/i;
+// A finding stated as one, value or not ("Confirmed: it only fails on the nights the certificate rotated", "the real
+// bottleneck is the N+1 query").
+const FOUND =
+  /\b(?:confirmed|verified|turns out|turned out|root cause|caused by|is isolated to|the (?:real |actual |main )?(?:issue|problem|bug|bottleneck|culprit|cause) (?:is|was))\b/i;
+
+// The assistant thinking aloud — a guess it has not checked ("maybe it's a tab", "I think L003 runs twice") or a question
+// to itself — is reasoning on the way to a finding, not one: what it found is stated without a hedge.
+const GUESS =
+  /\b(?:maybe|perhaps|probably|possibly|might|i think|i guess|i suspect|i wonder|not sure|could be|hmm+|wait)\b/i;
 
 // Narration of the next step by the assistant ("Let me…", "Now I'll…"): never a decision.
 const NARRATION =

@@ -108,6 +108,32 @@ describe('core/fold/state-ledger', () => {
       ]);
     });
 
+    it("leaves out the assistant's guesses and questions to itself; keeps findings without a value and lasting steps", () => {
+      const l = extractLedger(
+        items([
+          user('Find out why the nightly export fails.'),
+          {
+            role: 'assistant',
+            content:
+              'Maybe the cron entry at 02:00 overlaps the backup. I think `export.py` retries twice. ' +
+              'But how does it decide when to stop? Wait, the lock file is /tmp/x.lock. ' +
+              'Confirmed: it fails only on the nights the vendor rotates its certificate. ' +
+              "The real bottleneck is the N+1 query on order lines. I'll read the log next. " +
+              "I'll use the staging replica for every query from here on.",
+          },
+        ]),
+        { seqs: [1, 2] }
+      );
+      assert.deepEqual(
+        l.entries.map((e) => `${e.kind}: ${e.text}`),
+        [
+          'observation: Confirmed: it fails only on the nights the vendor rotates its certificate.',
+          'observation: The real bottleneck is the N+1 query on order lines.',
+          "rule: I'll use the staging replica for every query from here on.",
+        ]
+      );
+    });
+
     it('keeps the latest task list with statuses, and only errors no later clean run resolved', () => {
       const call = (id: string, name: string, args: object) => ({
         id,
