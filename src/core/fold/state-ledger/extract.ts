@@ -62,7 +62,8 @@ function assistantKind(s: string): EntryKind | undefined {
   if (NARRATION.test(s) || GUESS.test(s) || /\?\s*$/.test(s)) return undefined;
   if (classifyStatement(s, false) === 'decision') return 'decision';
   if (AIM.test(s)) return 'goal';
-  return HAS_VALUE.test(s) || FOUND.test(s) ? 'observation' : undefined;
+  if (FOUND.test(s)) return 'fact';
+  return HAS_VALUE.test(s) ? 'observation' : undefined;
 }
 
 // A next step said for good ("I'll use ds-4 for all the evals", "I'll keep replies in second person from here on") is a
@@ -70,7 +71,7 @@ function assistantKind(s: string): EntryKind | undefined {
 const DURABLE =
   /\b(?:for (?:all|every|each|the rest)|every time|whenever|always|never|from here on|throughout|consistently)\b/i;
 // A finding stated as one, value or not ("Confirmed: it only fails on the nights the certificate rotated", "the real
-// bottleneck is the N+1 query").
+// bottleneck is the N+1 query"): a fact, ranked with what the user states, not with what a tool happened to show.
 const FOUND =
   /\b(?:confirmed|verified|turns out|turned out|root cause|caused by|is isolated to|the (?:real |actual |main )?(?:issue|problem|bug|bottleneck|culprit|cause) (?:is|was))\b/i;
 

@@ -108,7 +108,7 @@ describe('core/fold/state-ledger', () => {
       ]);
     });
 
-    it("leaves out the assistant's guesses and questions to itself; keeps findings without a value and lasting steps", () => {
+    it("leaves out the assistant's guesses and questions to itself; keeps its findings as facts and lasting steps", () => {
       const l = extractLedger(
         items([
           user('Find out why the nightly export fails.'),
@@ -127,8 +127,8 @@ describe('core/fold/state-ledger', () => {
       assert.deepEqual(
         l.entries.map((e) => `${e.kind}: ${e.text}`),
         [
-          'observation: Confirmed: it fails only on the nights the vendor rotates its certificate.',
-          'observation: The real bottleneck is the N+1 query on order lines.',
+          'fact: Confirmed: it fails only on the nights the vendor rotates its certificate.',
+          'fact: The real bottleneck is the N+1 query on order lines.',
           "rule: I'll use the staging replica for every query from here on.",
         ]
       );
