@@ -24,8 +24,8 @@ import { CliUsageError, parseFlags, readJsonArray, type CliIO } from './io';
 export const foldHelp = `usage: durable-compaction fold --model M --budget N [--summarizer extractive|PROFILE] [--policy P] [--format F] [--tools FILE] FILE
 Folds FILE (a JSON array of messages; - reads stdin) once, offline, through the workflow's fold step, and prints
 {"messages": [...the folded context...], "fold": {...the fold record...}}; "fold" is null (with "reason") when it
-does not fold, and then "overBudget": {"budget", "by"} says when the context is over the budget all the same. The summarizer defaults to extractive (the offline digest, no network); PROFILE names a
-summarizer profile of temporal.yaml ('default' is its summarizer section; summarizerProfiles lists the others).`;
+does not fold, and then "overBudget": {"budget", "by"} says when the context is over the budget all the same. The
+summarizer defaults to extractive (the offline digest, no network); PROFILE names a summarizer profile of temporal.yaml ('default' is its summarizer section; summarizerProfiles lists the others).`;
 
 /** Runs `fold`. @returns 0; rejects with CliUsageError (exit 2) on bad flags or a malformed FILE. */
 export async function runFold(args: string[], io: CliIO): Promise<number> {

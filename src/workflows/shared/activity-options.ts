@@ -13,19 +13,19 @@ import type { FoldLimits } from '../../contract/fold-limits';
 export const NON_RETRYABLE_ACTIVITY_FAILURES: readonly string[] = ['InvalidInput', 'InvalidCountTokensInput'];
 
 /** Short and idempotent: 30 s each, at most 5 attempts, invalid input not retried. */
-export const localActivityOptions: LocalActivityOptions = {
+const SHORT_AND_IDEMPOTENT = {
   startToCloseTimeout: '30 seconds',
   retry: { maximumAttempts: 5, nonRetryableErrorTypes: [...NON_RETRYABLE_ACTIVITY_FAILURES] },
-};
+} as const satisfies LocalActivityOptions & ActivityOptions;
+
+/** The local activities' options: short and idempotent (30 s each, at most 5 attempts, invalid input not retried). */
+export const localActivityOptions: LocalActivityOptions = SHORT_AND_IDEMPOTENT;
 
 /**
- * The archive's ordinary activities (fold records): the local activities' timeout and attempts, scheduled from
- * history so a write comes only from a workflow task the server kept.
+ * The archive's ordinary activities (fold records): the same timeout and attempts as the local ones, scheduled from
+ * history so that a write comes only from a workflow task the server kept.
  */
-export const archiveActivityOptions: ActivityOptions = {
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 5, nonRetryableErrorTypes: [...NON_RETRYABLE_ACTIVITY_FAILURES] },
-};
+export const archiveActivityOptions: ActivityOptions = SHORT_AND_IDEMPOTENT;
 
 /**
  * The summarize activity's options for these limits: start-to-close per attempt, schedule-to-close over all

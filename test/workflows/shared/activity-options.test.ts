@@ -6,6 +6,7 @@ import { createCountTokensActivity, type CountTokensInput } from '../../../src/a
 import { ArchiveInputError } from '../../../src/archive/archive';
 import { defaultFoldLimits } from '../../../src/contract/fold-limits';
 import {
+  archiveActivityOptions,
   localActivityOptions,
   NON_RETRYABLE_ACTIVITY_FAILURES,
   summarizeActivityOptions,
@@ -23,8 +24,9 @@ async function failureType(run: () => Promise<unknown>): Promise<string | undefi
 }
 
 describe('activity options: one retry policy vocabulary for every activity', () => {
-  it('local and summarize activities name the same non-retryable failure types', () => {
+  it('local, archive and summarize activities name the same non-retryable failure types', () => {
     assert.deepEqual(localActivityOptions.retry?.nonRetryableErrorTypes, [...NON_RETRYABLE_ACTIVITY_FAILURES]);
+    assert.deepEqual(archiveActivityOptions.retry?.nonRetryableErrorTypes, [...NON_RETRYABLE_ACTIVITY_FAILURES]);
     assert.deepEqual(summarizeActivityOptions(defaultFoldLimits).retry?.nonRetryableErrorTypes, [
       ...NON_RETRYABLE_ACTIVITY_FAILURES,
     ]);
