@@ -103,6 +103,7 @@ export class InProcessConversation {
       summarizer: s.settings.summarizer,
       head,
       foldedTokens: plan.foldedTokens,
+      keptTokens: plan.keptTokens,
       hotPaths: s.hotPaths,
     });
     if (!result.ok) return undefined;
