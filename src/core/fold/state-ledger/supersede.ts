@@ -24,9 +24,9 @@ function sameKind(a: EntryKind, b: EntryKind): boolean {
 }
 
 // Wording that says a statement changes an earlier one: "actually", "scratch that", "instead", "moved to",
-// "rescheduled", "from now on", "is now" …
+// "rescheduled", "from now on", "is now", "renamed", "slipped", "rolled forward", "after all" …
 const UPDATE_CUE =
-  /\b(?:actually|scratch that|instead|no longer|any ?more|change of plans?|changed?|moved?|rescheduled|postponed|pushed (?:back|out)|brought\b.{0,30}\bforward|switch(?:ed)? to|replaced?|forget|from now on|going forward|from here on|now|new|updated?|correction|relaxed|raised|lowered|re-?prioriti[sz]ed|on (?:second thought|reflection))\b/i;
+  /\b(?:actually|scratch that|instead|no longer|any ?more|change of plans?|changed?|moved?|rescheduled|postponed|pushed (?:back|out)|brought\b.{0,30}\bforward|switch(?:ed)? to|replaced?|forget|from now on|going forward|from here on|now|new|updated?|correction|relaxed|raised|lowered|re-?prioriti[sz]ed|on (?:second thought|reflection)|renam\w*|renumber\w*|swap(?:ped)?|slipped|rolled (?:forward|back)|re-?scop\w*|after all|i was wrong|lower the bar)\b/i;
 
 // Wording that withdraws what was said before, not only restates it. "actually", "instead" and "decided" are not
 // among them: an agent narrates with them ("Instead of fixing the root cause, let me …") about anything at all.
@@ -149,7 +149,9 @@ export function replacement(newer: LedgerEntry, older: LedgerEntry): Replacement
   const b = new Set([...subjectWords(newText), ...names(newText)]);
   // Most of what the older statement was about, said again: a later statement is often longer ("Heads up, we failed
   // over last night — the production database host is now pg-replica-02 …").
-  const common = a.filter((w) => b.has(w)).length;
+  // Names are compared by their stem too: "GPU quota" and "128 GPUs" name one thing.
+  const bStems = new Set([...b].map(stem));
+  const common = a.filter((w) => b.has(w) || bStems.has(stem(w))).length;
   const changed = oldValues.some((v) => !newValues.has(v));
   const gone = new Set(oldValues.filter((v) => !newValues.has(v)).map(valueShape));
   const sameShape = [...newValues].some((v) => gone.has(valueShape(v)));

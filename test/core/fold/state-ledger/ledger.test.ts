@@ -191,6 +191,23 @@ describe('core/fold/state-ledger', () => {
       }
     });
 
+    it('reads renaming, slipping and rolling forward as changes, and a plural name as the same name', () => {
+      const cases: [LedgerEntry, string][] = [
+        [fact('The release we are cutting is 2.3.0.'), "We're renumbering: the release will be 3.0.0."],
+        [fact('Payroll runs on the 25th.'), 'Payroll slipped to the 28th this month.'],
+        [fact('The canary serves build b-7710.'), 'We rolled forward, the canary serves b-7795 now.'],
+        [
+          { kind: 'constraint', text: 'The CPU quota for the project is 16, stay under that.', seq: 1 },
+          'Good news: the quota was raised to 32 CPUs this morning.',
+        ],
+      ];
+      for (const [old, newer] of cases) assert.ok(supersedes(fact(newer, 2), old), newer);
+      assert.ok(
+        !supersedes(fact('We swapped the order of the two import steps.', 2), fact('The deploy window is Tuesday.'))
+      );
+      assert.ok(!supersedes(fact('The report got renamed to Q3 summary.', 2), fact('Payroll runs on the 25th.')));
+    });
+
     it('compares kinds: a pointer or statement of one kind never replaces another kind', () => {
       const rule = { kind: 'rule' as const, text: 'Never deploy the payments service before 09:00.', seq: 1 };
       assert.ok(!supersedes({ kind: 'goal', text: 'Deploy the payments service at 11:00.', seq: 2 }, rule));
