@@ -25,7 +25,8 @@ export const foldHelp = `usage: durable-compaction fold --model M --budget N [--
 Folds FILE (a JSON array of messages; - reads stdin) once, offline, through the workflow's fold step, and prints
 {"messages": [...the folded context...], "fold": {...the fold record...}}; "fold" is null (with "reason") when it
 does not fold, and then "overBudget": {"budget", "by"} says when the context is over the budget all the same. The
-summarizer defaults to extractive (the offline digest, no network); PROFILE names a summarizer profile of temporal.yaml ('default' is its summarizer section; summarizerProfiles lists the others).`;
+summarizer defaults to extractive (the offline digest, no network); PROFILE names a summarizer profile of
+temporal.yaml ('default' is its summarizer section; summarizerProfiles lists the others).`;
 
 /** Runs `fold`. @returns 0; rejects with CliUsageError (exit 2) on bad flags or a malformed FILE. */
 export async function runFold(args: string[], io: CliIO): Promise<number> {
@@ -69,14 +70,14 @@ export async function runFold(args: string[], io: CliIO): Promise<number> {
   }
   const total = (counts: readonly number[]): number => counts.reduce((a, b) => a + b, 0) + fixedTokens;
   const plan = planFold({ transcript, tokens, fixedTokens, options: { budget, policy } });
+  const tokensBefore = total(tokens);
   if (!plan.fold || plan.kind === 'truncate') {
-    const tokensNow = total(tokens);
     // Declined over the budget (nothing it may fold, or too little): say so as a folded context over it would.
-    const over = tokensNow > budget ? { overBudget: { budget, by: tokensNow - budget } } : {};
-    io.stdout(JSON.stringify({ messages, fold: null, reason: plan.reason, tokens: tokensNow, ...over }));
+    const over = tokensBefore > budget ? { overBudget: { budget, by: tokensBefore - budget } } : {};
+    io.stdout(JSON.stringify({ messages, fold: null, reason: plan.reason, tokens: tokensBefore, ...over }));
     return 0;
   }
-  const ticket = beginFold({ plan, raws: messages, tokensBefore: total(tokens), startedAt: Date.now() });
+  const ticket = beginFold({ plan, raws: messages, tokensBefore, startedAt: Date.now() });
   const head = plan.summarize.map((i) => messages[i]);
   const { foldedTokens, keptTokens } = plan;
   const summarize = createSummarizeActivity({ profiles, counterFor, outsideActivity: true });

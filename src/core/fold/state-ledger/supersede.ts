@@ -151,7 +151,7 @@ export function replacement(newer: LedgerEntry, older: LedgerEntry): Replacement
   // over last night — the production database host is now pg-replica-02 …").
   // Names are compared by their stem too: "GPU quota" and "128 GPUs" name one thing.
   const bStems = new Set([...b].map(stem));
-  const common = a.filter((w) => b.has(w) || bStems.has(stem(w))).length;
+  const common = a.filter((w) => bStems.has(stem(w))).length;
   const changed = oldValues.some((v) => !newValues.has(v));
   const gone = new Set(oldValues.filter((v) => !newValues.has(v)).map(valueShape));
   const sameShape = [...newValues].some((v) => gone.has(valueShape(v)));
