@@ -206,6 +206,30 @@ async function main(): Promise<void> {
       await driveConversation(recorded, corpusConversation('tau2-bench-gpt41-airline-task18').messages);
       ids.push(recorded.workflowId);
 
+      // Ordinary steps without idle awaits (the `step-without-idle-awaits` patch): blocking folds with eviction, across
+      // continue-as-new, then background folds applied at a later step.
+      const lean = open(
+        uniqueConversationId('replay-idle-awaits'),
+        { budget: 16_000, evictAtRatio: 0.5 },
+        {
+          maxUpdatesPerRun: 40,
+        }
+      );
+      await driveConversation(lean, corpusConversation('mini-swe-agent-deepseek-django__django-11797').messages);
+      ids.push(lean.workflowId);
+      const leanBackground = open(uniqueConversationId('replay-idle-awaits-background'), {
+        budget: 4000,
+        maxFoldWaitMs: 300,
+        summarizer: { profile: TEST_CHAT_PROFILE },
+      });
+      await leanBackground.prepare([{ role: 'system', content: 'You are a shop assistant.' }]);
+      let j = 0;
+      while (!(await leanBackground.prepare([turn(j++)])).folding) await leanBackground.record(assistant(`ok ${j}`));
+      await leanBackground.waitForFold({ timeoutMs: 30_000 });
+      for (let k = 0; k < 3; k++) await leanBackground.prepare([turn(j++)]);
+      await leanBackground.close();
+      ids.push(leanBackground.workflowId);
+
       // RECORD_ONLY=<label> saves just the histories whose workflow id holds it (the others still run).
       for (const workflowId of ids.filter((w) => !process.env.RECORD_ONLY || w.includes(process.env.RECORD_ONLY))) {
         let run = 0;

@@ -46,4 +46,15 @@ export const PATCHES: readonly PatchEntry[] = [
       'deprecatePatch once every conversation started before it has closed or continued as new on a worker with ' +
       'the gate; removed one release later',
   },
+  {
+    id: 'step-without-idle-awaits',
+    since: '2026-12-06',
+    why:
+      'an ordinary step awaited a free lock, an absent tool count, an unneeded lightening and a fold decision that ' +
+      'needed no activity; every promise costs the worker a captured stack trace, so they are now taken at once. ' +
+      'The awaits shifted when a step issued its commands within an activation: a run recorded with them replays them.',
+    retire:
+      'deprecatePatch once every conversation started before it has closed or continued as new on a worker with ' +
+      'the gate; removed one release later',
+  },
 ];

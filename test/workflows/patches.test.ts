@@ -22,7 +22,7 @@ describe('patch registry and its lint check', function () {
     assert.deepEqual(registryProblems(PATCHES), []);
     assert.deepEqual(
       PATCHES.map((p) => p.id),
-      ['start-over-new-target', 'fold-record-activity']
+      ['start-over-new-target', 'fold-record-activity', 'step-without-idle-awaits']
     );
   });
 

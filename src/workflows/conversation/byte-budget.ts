@@ -19,6 +19,11 @@ export const DEFAULT_MAX_CONTEXT_BYTES = 1_048_576;
 /** Share of the byte budget that holding messages by reference brings the live context down to (hysteresis). */
 const REFERENCE_TARGET = 0.75;
 
+/** @returns whether the live context is over its byte budget (`maxContextBytes`, default 1 MiB). */
+export function overByteBudget(state: ConversationState): boolean {
+  return state.liveBytes() > (state.carried.settings.maxContextBytes ?? DEFAULT_MAX_CONTEXT_BYTES);
+}
+
 /**
  * Lightens messages until the live context fits its byte budget.
  * @param protectFrom index of the first message of the newest append (lightened last).
@@ -33,7 +38,7 @@ export async function keepUnderByteBudget(
   const s = state.carried;
   const max = s.settings.maxContextBytes ?? DEFAULT_MAX_CONTEXT_BYTES;
   // Under the budget (an ordinary step) nothing is lightened or held by reference: the running sum says so.
-  if (state.liveBytes() <= max) return 0;
+  if (!overByteBudget(state)) return 0;
   // Over it, only the messages after the settled prefix can give anything: the passes below skip the others anyway,
   // so leaving them out changes no choice (the budgets are shifted by the prefix's bytes instead).
   const from = settledPrefix(state);

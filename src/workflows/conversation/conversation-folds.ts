@@ -114,6 +114,24 @@ export class ConversationFolds {
     return this.backgroundFold();
   }
 
+  /**
+   * The decision of an ordinary `prepare`, taken without awaiting anything: no fold in flight, none due now, and in
+   * background mode none to start.
+   * @returns the outcome `atPrepare` would return; `null` when the step may fold (then `atPrepare` decides).
+   */
+  quietDecision(): FoldOutcome | null {
+    const s = this.state.carried;
+    if (!s.format || s.live.length === 0) return { decision: 'nothing to fold' };
+    if (s.pendingFold) return null;
+    const hard = this.plan(s.settings.triggerRatio);
+    if (hard.plan.kind === 'truncate' || hard.plan.fold) return null;
+    const fs = foldSettingsOf(s.settings);
+    if (fs.foldMode === 'blocking' || offlineSummarizer(s.settings.summarizer)) return { decision: hard.plan.reason };
+    if (this.plan(fs.prefoldRatio, true).plan.fold) return null;
+    this.report();
+    return { decision: hard.plan.reason };
+  }
+
   // ——— blocking ———
 
   /** Plans and, when the trigger is reached, runs one fold: summarize → validate → apply in one transition. */

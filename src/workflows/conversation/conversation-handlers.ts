@@ -29,6 +29,7 @@ import { withAbandonedAnswers } from './abandoned-calls';
 import { observeFold, observePrefix } from './observe';
 import { showCurrentDetails, upsertConversationAttributes } from './visibility';
 import { Mutex } from '../shared/mutex';
+import { withoutIdleAwaits } from '../shared/idle-awaits';
 import { compactNowResult, focusOf } from './compact-now';
 import type { CompactNowInput, CompactNowResult } from '../../contract/compact-now';
 import {
@@ -40,7 +41,7 @@ import {
 } from '../../contract/settings';
 import { toFailure } from './guard';
 import type { Lock } from './handle';
-import { keepUnderByteBudget } from './byte-budget';
+import { keepUnderByteBudget, overByteBudget } from './byte-budget';
 import { appendShapeProblem, checkAppendProtocol } from './validate-append';
 import { appendHash } from './append-checks';
 import { appendStateProblem, validateRewind } from './handler-validators';
@@ -90,7 +91,7 @@ interface Staging {
  * `conversation.ts`). Each hands what its activities return to `ConversationState`.
  */
 export class ConversationHandlers {
-  private readonly mutex = new Mutex();
+  private readonly mutex = new Mutex(withoutIdleAwaits);
   /** Updates handled in this run (the server caps a run at 2 000). */
   runUpdates = 0;
 
@@ -133,7 +134,7 @@ export class ConversationHandlers {
     const stored: Stored = { stored: false };
     try {
       const appended = await this.store(input, stored);
-      const outcome = await this.folds.atPrepare();
+      const outcome = (withoutIdleAwaits() && this.folds.quietDecision()) || (await this.folds.atPrepare());
       return this.reply(appended, outcome, true);
     } catch (err) {
       throw toFailure(err, 'prepare', stored);
@@ -154,12 +155,14 @@ export class ConversationHandlers {
   /** The steps of storing an append: stage → fixed tokens → rules → ingest → lighten → place the rules. */
   private async store(input: AppendInput, stored: Stored): Promise<Staging> {
     const staging = this.stage(input);
-    await this.refreshFixedTokens(input);
+    const awaitEach = !withoutIdleAwaits();
+    if (awaitEach || this.fixedTokensDue(input)) await this.refreshFixedTokens(input);
+    else this.takeReportedUsage(input);
     // Checked before anything is archived: pinned messages and rules over their share of the budget store nothing.
     const rules = staging.pinnedOrRules ? await this.prepareRulesFor(staging) : null;
     if (staging.staged.messages.length > 0) {
       await this.ingest(input, staging, stored);
-      await this.lighten(staging.staged);
+      if (awaitEach || this.lighteningDue()) await this.lighten(staging.staged);
     } else {
       this.state.commitAppend(staging.staged, [], [], input.clientSeq, input.writer, staging.hash);
     }
@@ -205,12 +208,27 @@ export class ConversationHandlers {
   /** Recounts the tool definitions when an append changes them (or brings the start's), and takes in reported usage. */
   private async refreshFixedTokens(input: AppendInput): Promise<void> {
     const s = this.state.carried;
-    if (input.tools !== undefined && !sameTools(input.tools, s.settings.tools)) {
-      this.state.useTools(input.tools);
+    if (this.fixedTokensDue(input)) {
+      if (this.toolsChange(input)) this.state.useTools(input.tools!);
       await this.countFixedTokens(s.settings);
-    } else if (s.toolTokens === undefined && (s.settings.tools?.length ?? 0) > 0) {
-      await this.countFixedTokens(s.settings); // tools given at start: counted once, with the first append
     }
+    this.takeReportedUsage(input);
+  }
+
+  /** Whether the append's tools differ from the conversation's. */
+  private toolsChange(input: AppendInput): boolean {
+    return input.tools !== undefined && !sameTools(input.tools, this.state.carried.settings.tools);
+  }
+
+  /** Whether the tool definitions need counting: changed by this append, or given at start and not counted yet. */
+  private fixedTokensDue(input: AppendInput): boolean {
+    const s = this.state.carried;
+    return this.toolsChange(input) || (s.toolTokens === undefined && (s.settings.tools?.length ?? 0) > 0);
+  }
+
+  /** Calibrates the estimate with the usage the provider reported for an earlier context, when the append has it. */
+  private takeReportedUsage(input: AppendInput): void {
+    const s = this.state.carried;
     if (input.reported) {
       const estimated = countedAt(s.sent, input.reported.version);
       this.state.calibrate(estimated, input.reported.usage.inputTokens);
@@ -243,6 +261,11 @@ export class ConversationHandlers {
     this.state.markPinned(staging.pinnedNew.map((i) => first + i));
     this.state.insertInLive(inLive, ingested.counts.slice(staged.messages.length));
     Object.assign(stored, { stored: true, version: s.version });
+  }
+
+  /** Whether `lighten` may have work: eviction is on (it decides when), or the live context is over its byte budget. */
+  private lighteningDue(): boolean {
+    return (this.state.carried.settings.evictAtRatio ?? 0) > 0 || overByteBudget(this.state);
   }
 
   /** Evicts stale tool outputs when due, then keeps the live context under its byte budget. */

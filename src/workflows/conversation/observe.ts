@@ -46,14 +46,20 @@ export function observePrefix(reuse: PrefixReuse): void {
 
 /** Runs a `prepare` handler, reporting when it started and finished (the worker measures the time between). */
 export async function observePrepare<T>(handler: () => Promise<T>): Promise<T> {
-  const id = currentUpdateInfo()?.id ?? '';
-  conversationMetrics.prepareStarted(id);
+  const observation = startPrepareObservation();
   let ok = false;
   try {
     const result = await handler();
     ok = true;
     return result;
   } finally {
-    conversationMetrics.prepareFinished(id, ok);
+    observation.finish(ok);
   }
+}
+
+/** Reports that a `prepare` started. @returns what reports its end. */
+export function startPrepareObservation(): { finish: (ok: boolean) => void } {
+  const id = currentUpdateInfo()?.id ?? '';
+  conversationMetrics.prepareStarted(id);
+  return { finish: (ok) => conversationMetrics.prepareFinished(id, ok) };
 }

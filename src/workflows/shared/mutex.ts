@@ -9,6 +9,9 @@ export class Mutex {
   private issued = 0;
   private serving = 0;
 
+  /** @param takeFreeAtOnce whether a free lock is taken without awaiting a condition. @default never */
+  constructor(private readonly takeFreeAtOnce: () => boolean = () => false) {}
+
   /** True while a holder runs or waiters queue. */
   get busy(): boolean {
     return this.issued !== this.serving;
@@ -17,7 +20,7 @@ export class Mutex {
   /** Runs `fn` once every earlier caller has finished. @returns what `fn` returns. */
   async run<T>(fn: () => T | Promise<T>): Promise<T> {
     const ticket = this.issued++;
-    await condition(() => this.serving === ticket);
+    if (this.serving !== ticket || !this.takeFreeAtOnce()) await condition(() => this.serving === ticket);
     try {
       return await fn();
     } finally {
