@@ -3,7 +3,7 @@
  * and the bytes each npm package takes in it: what docs/development.md's bundle figures are measured with.
  */
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
-import { workflowInterceptorModules } from '../src/workflows/interceptor-modules';
+import { workflowBundleOptions } from '../src/server/workflow-bundle-options';
 
 /** @returns the bundle's bytes, its code's (without the inline source map), and each package's code bytes. */
 export async function workflowBundleSize(): Promise<{
@@ -13,7 +13,7 @@ export async function workflowBundleSize(): Promise<{
 }> {
   const { code: bundle } = await bundleWorkflowCode({
     workflowsPath: require.resolve('../src/workflows'),
-    workflowInterceptorModules,
+    ...workflowBundleOptions,
     logger: new DefaultLogger('WARN'),
   });
   // The bundle ends with its source map inline; the code is what a worker's V8 context compiles.

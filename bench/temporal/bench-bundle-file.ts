@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { workflowInterceptorModules } from '../../src/workflows/interceptor-modules';
+import { workflowBundleOptions } from '../../src/server/workflow-bundle-options';
 
 const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };
 
@@ -15,7 +15,7 @@ const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error: console.err
 export async function writeBenchBundle(): Promise<string> {
   const bundle = await bundleWorkflowCode({
     workflowsPath: require.resolve('./workflows'),
-    workflowInterceptorModules,
+    ...workflowBundleOptions,
     logger: quiet,
   });
   const path = join(mkdtempSync(join(tmpdir(), 'dc-bench-bundle-')), 'workflows.js');

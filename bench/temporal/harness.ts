@@ -11,6 +11,7 @@ import { createActivities } from '../../src/activities';
 import type { ConversationArchive } from '../../src/archive/archive';
 import { SqliteArchive } from '../../src/archive/sqlite-archive';
 import { createConversationWorker } from '../../src/server/conversation-worker';
+import { workflowBundleOptions } from '../../src/server/workflow-bundle-options';
 import { sharedTestEnv } from '../../test/support/temporal';
 import { benchActivities } from './activities';
 
@@ -20,6 +21,7 @@ let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 export function benchBundle(): Promise<WorkflowBundleWithSourceMap> {
   bundle ??= bundleWorkflowCode({
     workflowsPath: require.resolve('./workflows'),
+    ...workflowBundleOptions,
     logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} },
   });
   return bundle;

@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { FAILURE_CONVERTER_PATH } from '../codec/data-converter';
-import { workflowInterceptorModules } from '../workflows/interceptor-modules';
+import { workflowBundleOptions } from './workflow-bundle-options';
 import { WORKFLOW_BUNDLE_FILES } from './workflow-source';
 
 /**
@@ -23,7 +23,7 @@ export async function buildWorkflowBundles(outDir: string): Promise<string[]> {
   for (const { file, extra } of variants) {
     const { code } = await bundleWorkflowCode({
       workflowsPath,
-      workflowInterceptorModules,
+      ...workflowBundleOptions,
       logger: new DefaultLogger('WARN'),
       ...extra,
     });

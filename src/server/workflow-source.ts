@@ -18,7 +18,8 @@ export const WORKFLOW_BUNDLE_FILES = {
  * SDK bundles in at start, or a prebuilt bundle (built with them, see `build-workflow-bundles.ts`).
  */
 export type WorkflowSource =
-  { workflowsPath: string; interceptors: { workflowModules: string[] } } | { workflowBundle: { codePath: string } };
+  | { workflowsPath: string; interceptors: { workflowModules: string[] }; bundlerOptions: { preloadModules: string[] } }
+  | { workflowBundle: { codePath: string } };
 
 /** Thrown when a compiled worker finds no prebuilt bundle (a partial build or a broken install). */
 export class WorkflowBundleMissingError extends Error {
@@ -41,12 +42,14 @@ export function workflowSource(dataConverter: DataConverter = {}): WorkflowSourc
   if (runningFromSources) {
     // Loaded only here: a compiled worker takes its interceptors from the bundle, and its dist/ may hold no sources.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { workflowInterceptorModules } = require('../workflows/interceptor-modules') as {
+    const { workflowInterceptorModules, workflowPreloadModules } = require('./workflow-bundle-options') as {
       workflowInterceptorModules: string[];
+      workflowPreloadModules: string[];
     };
     return {
       workflowsPath: require.resolve('../workflows'),
       interceptors: { workflowModules: workflowInterceptorModules },
+      bundlerOptions: { preloadModules: workflowPreloadModules },
     };
   }
   const file = dataConverter.failureConverterPath ? WORKFLOW_BUNDLE_FILES.encrypted : WORKFLOW_BUNDLE_FILES.plain;

@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { workflowInterceptorModules } from '../../src/workflows/interceptor-modules';
+import { workflowBundleOptions } from '../../src/server/workflow-bundle-options';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { SqliteArchive } from '../../src/archive/sqlite-archive';
 import type { ConversationClient } from '../../src/client/conversation-client';
@@ -62,7 +62,7 @@ export async function startWorker(env: Record<string, string>): Promise<ChildPro
 export async function writeWorkflowBundle(dir: string): Promise<string> {
   const bundle = await bundleWorkflowCode({
     workflowsPath: require.resolve('../../src/workflows'),
-    workflowInterceptorModules,
+    ...workflowBundleOptions,
     logger: quiet,
   });
   const path = join(dir, 'workflows.js');

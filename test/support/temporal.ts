@@ -6,7 +6,7 @@ import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporali
 import { assertNoTaskFailures } from './task-failures';
 import { createConversationWorker } from '../../src/server/conversation-worker';
 import { devServerSearchAttributeArgs } from '../../src/visibility/search-attributes';
-import { workflowInterceptorModules } from '../../src/workflows/interceptor-modules';
+import { workflowBundleOptions } from '../../src/server/workflow-bundle-options';
 
 /** The Temporal CLI installed by scripts/setup.sh (or `$TEMPORAL_CLI_PATH`), as an absolute path. */
 export function temporalCliPath(): string {
@@ -77,7 +77,7 @@ export async function stopSharedTestEnv(): Promise<void> {
 export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
   bundle ??= bundleWorkflowCode({
     workflowsPath: require.resolve('./workflows'),
-    workflowInterceptorModules,
+    ...workflowBundleOptions,
     logger: quietLogger,
   });
   return bundle;

@@ -3,8 +3,22 @@
 // before it can answer (the bundle is compiled into each worker's V8 context).
 import { strict as assert } from 'node:assert';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { workflowBundleOptions, workflowPreloadModules } from '../../src/server/workflow-bundle-options';
 
 const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };
+
+/** @returns each bundled module's id with the ids of the modules it requires. */
+function moduleGraph(code: string): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  let current: Set<string> | undefined;
+  for (const line of code.split('\n')) {
+    const start = /^\/\*\*\*\/ "([^"]+)"\s*$/.exec(line);
+    if (start) graph.set(start[1]!, (current = new Set()));
+    else if (current)
+      for (const m of line.matchAll(/__webpack_require__\(\/\*! [^*]* \*\/ "([^"]+)"\)/g)) current.add(m[1]!);
+  }
+  return graph;
+}
 
 /** @returns the package name of a bundled `node_modules/...` module path. */
 function packageOf(path: string): string {
@@ -18,6 +32,7 @@ describe('the workflow bundle', function () {
   it('holds only workflow code: the Temporal workflow runtime and our pure layers, no I/O library', async () => {
     const { code } = await bundleWorkflowCode({
       workflowsPath: require.resolve('../../src/workflows'),
+      ...workflowBundleOptions,
       logger: quiet,
     });
     // Module ids are paths relative to the bundling process's directory: keep them from node_modules/ or src/ on.
@@ -34,6 +49,48 @@ describe('the workflow bundle', function () {
       ours.filter((m) => !/^src\/(core|contract|workflows|visibility)\//.test(m)),
       [],
       'only the core, the contract, the workflows and the visibility renderers'
+    );
+  });
+
+  it('preloads (shares between runs) only the pure core and the schemas: nothing from Temporal', async () => {
+    const { code } = await bundleWorkflowCode({
+      workflowsPath: require.resolve('../../src/workflows'),
+      ...workflowBundleOptions,
+      logger: quiet,
+    });
+    const graph = moduleGraph(code);
+    const idOf = (path: string): string => {
+      const id = [...graph.keys()].find((k) => path.endsWith(k.replace(/^\.\//, '')));
+      assert.ok(id, `the bundle holds the preloaded module ${path}`);
+      return id;
+    };
+    const shared = new Set<string>();
+    const queue = workflowPreloadModules.map(idOf);
+    while (queue.length > 0) {
+      const id = queue.pop()!;
+      if (shared.has(id)) continue;
+      shared.add(id);
+      queue.push(...(graph.get(id) ?? []));
+    }
+    const ids = [...shared];
+    assert.ok(
+      ids.some((id) => id.includes('node_modules/zod/')),
+      'the schemas bring zod along'
+    );
+    // A shared module is evaluated before any run exists and deep-frozen: Temporal's workflow runtime keeps per-run
+    // state, and the workflows' own modules hold handlers and mutable state.
+    assert.deepEqual(
+      ids.filter(
+        (id) => id.includes('@temporalio/') || (id.includes('src/workflows/') && !id.endsWith('carried-schema.ts'))
+      ),
+      []
+    );
+    assert.deepEqual(
+      ids.filter(
+        (id) => id.includes('src/') && !/src\/(contract|core)\//.test(id) && !id.endsWith('carried-schema.ts')
+      ),
+      [],
+      'only the contract, the pure core and the carried state schema'
     );
   });
 });

@@ -6,7 +6,7 @@
  */
 import * as z from 'zod/v4-mini';
 import { foldSettingsPatch } from './fold-settings';
-import { intFrom, says } from './leaves';
+import { intFrom, matching, says } from './leaves';
 import { planSettingsSchema } from './plan-settings';
 import { rulesSchema } from './rules';
 import { summarizerPatch } from './summarizer-settings';
@@ -20,7 +20,7 @@ export const POLICIES = ['auto', 'turns', 'items', 'ratio', 'rounds', 'tokens'] 
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, says(`must be one of ${values.join(', ')}`));
 
-const model = z.string(says('must be a string')).check(z.regex(/\S/, says('must not be empty')));
+const model = matching(z.string(says('must be a string')), /\S/, says('must not be empty'));
 
 const triggerRatio = says('must be a number in (0, 1]');
 const evictAtRatio = says('must be a number in [0, 1] (0 = off)');

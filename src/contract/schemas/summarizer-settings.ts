@@ -4,7 +4,7 @@
  * conversation settings (see `summarizer-settings.ts`).
  */
 import * as z from 'zod/v4-mini';
-import { intFrom, says } from './leaves';
+import { intFrom, matching, says } from './leaves';
 
 /** What a profile name may look like (checked in conversation settings and the worker's configuration alike). */
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -20,7 +20,7 @@ const profile = says(
 export const summarizerPatch = z.strictObject(
   {
     /** A profile configured on the worker (temporal.yaml); '' = the worker's default profile. */
-    profile: z.optional(z.string(profile).check(z.regex(new RegExp(`^$|${PROFILE_NAME.source}`), profile))),
+    profile: z.optional(matching(z.string(profile), new RegExp(`^$|${PROFILE_NAME.source}`), profile)),
     /** Cap on summary output tokens; 0 = min(budget/2, 8192). The profile's cap still applies. */
     maxOutputTokens: z.optional(intFrom(0, 1_000_000)),
     /** Extra instructions for the model modes. */

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { workflowBundleOptions } from '../../../src/server/workflow-bundle-options';
 import { PostgresArchive } from '../../../src/archive/postgres-archive';
 import type { FoldRecord } from '../../../src/core/fold/fold-record';
 import { ConversationClient } from '../../../src/client/conversation-client';
@@ -178,7 +179,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     fallback: () => ({ kind: 'slow', ms: 300 + Math.floor(random() * 1500), text: 'Summary: the work so far.' }),
   });
   const dir = mkdtempSync(join(tmpdir(), 'dc-chaos-'));
-  const bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../../src/workflows'), logger: quiet });
+  const bundle = await bundleWorkflowCode({
+    workflowsPath: require.resolve('../../../src/workflows'),
+    ...workflowBundleOptions,
+    logger: quiet,
+  });
   writeFileSync(join(dir, 'workflows.js'), bundle.code);
   const taskQueue = `chaos-${process.pid}-${Date.now()}`;
   const workerEnv = {
