@@ -16,6 +16,7 @@ import type { ArchiveCipher } from './cipher';
 import { pendingMigrations, schemaVersionTable } from './migrations';
 import { ftsQuery, paddedTerm, searchRows, type SearchRow, type SearchVariant } from './search-index';
 import type { SealedEntry, SealedHead, SealedSummary } from './sealed-rows';
+import { GroupCommit } from './group-commit';
 
 /** Options of {@link SqliteArchive.open}. */
 export interface SqliteArchiveOptions {
@@ -49,6 +50,8 @@ export class SqliteArchive extends CheckedArchive {
   private writeStatements: ReturnType<typeof prepareWriteStatements> | undefined;
   /** `key_id`, or `NULL` in a read-only file written before the column existed (schema version 4). */
   private readonly keyId: string;
+  /** The writes waiting for the next commit. */
+  readonly commits: GroupCommit;
 
   private constructor(
     private readonly db: Database.Database,
@@ -60,6 +63,7 @@ export class SqliteArchive extends CheckedArchive {
       .all()
       .some((c) => c.name === 'key_id');
     this.keyId = hasKeyId ? 'key_id' : 'NULL';
+    this.commits = new GroupCommit(db, (fn) => this.guard(fn));
     const entries = 'FROM archive_entries WHERE workflow_id = ? AND kind = ?';
     const columns = `seq, revision, hash, body, ${this.keyId} AS keyId`;
     this.statements = {
@@ -200,7 +204,9 @@ export class SqliteArchive extends CheckedArchive {
 
   close(): Promise<void> {
     return settle(() => {
-      if (this.db.open) this.db.close();
+      if (!this.db.open) return;
+      this.commits.flush();
+      this.db.close();
     });
   }
 
@@ -214,8 +220,13 @@ export class SqliteArchive extends CheckedArchive {
     return this.writeStatements;
   }
 
-  /** One immediate (write-locked) transaction: gap check, current heads, plan, then the rows. */
-  protected write(key: string, kind: EntryKind, entries: PreparedEntry[]): WriteOutcome {
+  /** Queued for the next group commit (one transaction, one fsync, for the writes of one event-loop turn). */
+  protected write(key: string, kind: EntryKind, entries: PreparedEntry[]): Promise<WriteOutcome> {
+    return this.commits.add(() => this.writeNow(key, kind, entries));
+  }
+
+  /** One immediate (write-locked) transaction, a savepoint in a group commit: gap check, heads, plan, the rows. */
+  private writeNow(key: string, kind: EntryKind, entries: PreparedEntry[]): WriteOutcome {
     const s = this.statements;
     const w = this.guard(() => this.writeSql());
     return this.guard(() =>
@@ -274,6 +285,8 @@ export class SqliteArchive extends CheckedArchive {
   /** Runs a database call, turning "busy past the timeout" into a retryable error and a closed archive into a clear one. */
   private guard<T>(fn: () => T): T {
     if (!this.db.open) throw new ArchiveError('the SQLite archive is closed');
+    // Writes waiting for the group commit go first: every other access finds the archive as the calls before it left it.
+    this.commits.flush();
     try {
       return fn();
     } catch (err) {
