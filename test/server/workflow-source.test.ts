@@ -21,11 +21,23 @@ describe('workflowSource: the prebuilt bundle when compiled, the sources in deve
     await ensureBuilt();
   });
 
-  it('from src/ (tsx): the workflows module, bundled by the SDK at start with the workflow interceptors', () => {
-    assert.deepEqual(sourceModule.workflowSource({}), {
+  it('from src/ (tsx): the workflows module, bundled by the SDK at start with the interceptors and preloads', () => {
+    const source = sourceModule.workflowSource({});
+    const preloaded = 'bundlerOptions' in source ? source.bundlerOptions.preloadModules : [];
+    assert.deepEqual(source, {
       workflowsPath: resolve(repoRoot, 'src', 'workflows', 'index.ts'),
       interceptors: { workflowModules: [resolve(repoRoot, 'src', 'workflows', 'oversized-updates.ts')] },
+      bundlerOptions: { preloadModules: preloaded },
     });
+    // The pure core (every module of it, from the sources) and the schemas the handlers check their input with.
+    assert.ok(preloaded.includes(resolve(repoRoot, 'src', 'core', 'plan', 'plan.ts')), preloaded.join('\n'));
+    assert.ok(preloaded.includes(resolve(repoRoot, 'src', 'contract', 'schemas', 'arguments.ts')));
+    assert.ok(preloaded.includes(resolve(repoRoot, 'src', 'workflows', 'conversation', 'carried-schema.ts')));
+    assert.deepEqual(
+      preloaded.filter((p) => !p.endsWith('.ts') || p.endsWith('.d.ts')),
+      [],
+      'sources only, no declarations'
+    );
   });
 
   it('from dist/: the plain bundle, or the one with the encrypting failure converter', () => {
