@@ -5,7 +5,8 @@
  * and 10 000 conversations, 2, 2 and 1 steps, workflow caches 100, 1 000 and 2 000; BENCH_SCALE_CAP_SECONDS (default
  * 120, 0 for none): a wave begins no more steps after it, so the 10 000 row fits a loaded machine. Beside every wave
  * the bare no-op workflow runs the same wave: the same lanes, one update-with-start per step, on worker processes of
- * its own with the same cache, so the throughput ratio is measured under the same load. Measures steps/s, step
+ * its own with the same cache, so the throughput ratio is measured under the same load; and so does the same workflow
+ * awaiting one no-op local activity per update, the least a step that archives before it answers can cost. Measures steps/s, step
  * latency, the workers' resident memory per cached workflow and the CPU each process (dev server, workers, client)
  * used. Writes bench/results/scale.json.
  */
@@ -23,7 +24,7 @@ import { benchMain } from './temporal/bench-main';
 import { childrenNamed, cpuMeter, rssMB, type CpuSplit } from './temporal/proc-sample';
 import { noopUpdate } from './temporal/workflows';
 
-/** One side of a row: the conversations, or the bare no-op workflows beside them. */
+/** One side of a row: the conversations, or a baseline workflow beside them. */
 export interface ScaleSide {
   /** Seconds of this side's waves only. */
   seconds: number;
@@ -57,8 +58,12 @@ export interface ScaleRow {
   capSeconds: number | null;
   conversation: ScaleSide;
   bare: ScaleSide;
+  /** The bare workflow with one no-op local activity awaited per update: the least any archiving step costs. */
+  localActivity: ScaleSide;
   /** Conversation steps/s over bare steps/s, measured wave by wave in the same run. */
   throughputRatio: number;
+  /** One-local-activity steps/s over bare steps/s, in the same run. */
+  localActivityRatio: number;
 }
 
 /** What bench/results/scale.json holds. */
@@ -95,11 +100,18 @@ interface Side {
 const sumRss = (workers: ChildProcess[]): { rss: number; anon: number } =>
   workers.map((w) => rssMB(w.pid!)).reduce((a, b) => ({ rss: a.rss + b.rss, anon: a.anon + b.anon }));
 
-function bareStep(client: Client, taskQueue: string, workflowId: string, k: number): Promise<unknown> {
+/** A step of a baseline workflow (`bareUpdateWorkflow` or `localActivityWorkflow`): update-with-start of `noop`. */
+function bareStep(
+  client: Client,
+  workflow: string,
+  taskQueue: string,
+  workflowId: string,
+  k: number
+): Promise<unknown> {
   const { user, reply } = stepMessages(k);
   return client.workflow.executeUpdateWithStart(noopUpdate, {
     args: [{ messages: k > 0 ? [reply, user] : [user] }],
-    startWorkflowOperation: new WithStartWorkflowOperation('bareUpdateWorkflow', {
+    startWorkflowOperation: new WithStartWorkflowOperation(workflow, {
       workflowId,
       taskQueue,
       workflowIdConflictPolicy: 'USE_EXISTING',
@@ -129,6 +141,7 @@ async function runRow(
           ARCHIVE_PATH: archive,
           MAX_CACHED_WORKFLOWS: String(row.cache),
           WORKFLOW_BUNDLE: bundle,
+          NOOP_ACTIVITY: '1',
         })
       );
     }
@@ -136,6 +149,7 @@ async function runRow(
   };
   const convQueue = `scale-conv-${stamp}`;
   const bareQueue = `scale-bare-${stamp}`;
+  const localQueue = `scale-local-${stamp}`;
   const convs = Array.from(
     { length: row.n + 10 * row.workers },
     (_, i) =>
@@ -157,7 +171,14 @@ async function runRow(
           return convs[i]!.prepare([user], k > 0 ? { output: reply } : {});
         },
       ],
-      [bareQueue, (i: number, k: number) => bareStep(env.client, bareQueue, `${bareQueue}-${i}`, k)],
+      [
+        bareQueue,
+        (i: number, k: number) => bareStep(env.client, 'bareUpdateWorkflow', bareQueue, `${bareQueue}-${i}`, k),
+      ],
+      [
+        localQueue,
+        (i: number, k: number) => bareStep(env.client, 'localActivityWorkflow', localQueue, `${localQueue}-${i}`, k),
+      ],
     ] as const) {
       const workers = await spawn(queue);
       sides.push({
@@ -207,7 +228,7 @@ async function runRow(
       }
     }
     clearInterval(sampler);
-    const [conversation, bare] = sides.map((side): ScaleSide => {
+    const [conversation, bare, localActivity] = sides.map((side): ScaleSide => {
       const end = sumRss(side.workers);
       // Workflows started: every one when no wave was capped (the first wave starts them all).
       const started = Math.min(row.n, side.times.length) + 10 * row.workers;
@@ -226,7 +247,7 @@ async function runRow(
         kbPerCachedWorkflow: ((end.rss - side.rssIdle.rss) * 1024) / cached,
         cores: Object.fromEntries(Object.entries(side.cpu).map(([name, s]) => [name, s / side.seconds])),
       };
-    }) as [ScaleSide, ScaleSide];
+    }) as [ScaleSide, ScaleSide, ScaleSide];
     return {
       conversations: row.n,
       cache: row.cache,
@@ -236,7 +257,9 @@ async function runRow(
       capSeconds: capSeconds ?? null,
       conversation,
       bare,
+      localActivity,
       throughputRatio: conversation.stepsPerSecond / bare.stepsPerSecond,
+      localActivityRatio: localActivity.stepsPerSecond / bare.stepsPerSecond,
     };
   } finally {
     clearInterval(sampler);

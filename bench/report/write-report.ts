@@ -152,8 +152,8 @@ function scaleSection(s: ScaleResult): string[] {
         'conversations',
         'workers × cache',
         'steps each',
-        'steps/s: conversation / bare',
-        'ratio',
+        'steps/s: conversation / bare / one local activity',
+        'ratio (one local activity)',
         'step p50 / p99 ms: conversation',
         'bare',
         'worker RSS idle → end (peak) MB',
@@ -165,8 +165,8 @@ function scaleSection(s: ScaleResult): string[] {
         String(r.conversations),
         `${r.workers} × ${r.cache}`,
         String(r.steps),
-        `${f(r.conversation.stepsPerSecond)} / ${f(r.bare.stepsPerSecond)}`,
-        x(r.throughputRatio),
+        `${f(r.conversation.stepsPerSecond)} / ${f(r.bare.stepsPerSecond)} / ${f(r.localActivity?.stepsPerSecond ?? NaN)}`,
+        `${x(r.throughputRatio)} (${x(r.localActivityRatio ?? NaN)})`,
         `${f(r.conversation.step.p50, 0)} / ${f(r.conversation.step.p99, 0)}`,
         `${f(r.bare.step.p50, 0)} / ${f(r.bare.step.p99, 0)}`,
         `${f(r.conversation.rssIdleMB, 0)} → ${f(r.conversation.rssEndMB, 0)} (${f(r.conversation.rssPeakMB, 0)})`,
@@ -177,6 +177,7 @@ function scaleSection(s: ScaleResult): string[] {
     ),
     '',
     'Goals: throughput ≥ 0.9× the bare no-op workflow driven by the same lanes with update-with-start, wave by wave in the same run; ≤ 512 KB worker RSS per cached conversation. ' +
+      'In parentheses, the same bare workflow awaiting one no-op local activity per update (the least a step that archives before it answers costs), against the bare one. ' +
       `${rows[0]?.inFlight ?? '—'} updates in flight; latency includes queueing behind them. Cores are CPU seconds per wall second of each side's waves, from /proc (machine: every process, other suites included). ` +
       'RSS per cached workflow is an upper bound: the heap is not given back after a collection.',
     '',

@@ -67,7 +67,14 @@ describe('bench pipeline at its quick size (BENCH_QUICK=1)', function () {
     const growth = json<{ steps: number; perStep: unknown[] }>(dir, 'growth.json');
     assert.equal(growth.steps, 40);
     type Side = { stepsDone: number; cores: { server: number; worker: number } };
-    type Row = { conversations: number; steps: number; workers: number; conversation: Side; bare: Side };
+    type Row = {
+      conversations: number;
+      steps: number;
+      workers: number;
+      conversation: Side;
+      bare: Side;
+      localActivity: Side;
+    };
     const scale = json<{ rows: Row[]; secondWorker: Row }>(dir, 'scale.json');
     assert.deepEqual(
       [...scale.rows, scale.secondWorker].map((r) => [r.conversations, r.steps, r.workers]),
@@ -77,9 +84,9 @@ describe('bench pipeline at its quick size (BENCH_QUICK=1)', function () {
         [60, 2, 2],
       ]
     );
-    // The bare baseline ran every step beside the conversations, and both processes' CPU was sampled.
+    // Both baselines ran every step beside the conversations, and every process's CPU was sampled.
     for (const r of [...scale.rows, scale.secondWorker]) {
-      for (const side of [r.conversation, r.bare]) {
+      for (const side of [r.conversation, r.bare, r.localActivity]) {
         assert.equal(side.stepsDone, r.conversations * r.steps, JSON.stringify(r));
         assert.ok(side.cores.server > 0 && side.cores.worker > 0, JSON.stringify(side.cores));
       }

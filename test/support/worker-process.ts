@@ -2,7 +2,8 @@
 // archive ARCHIVE_DRIVER names (sqlite at ARCHIVE_PATH, or postgres at DATABASE_URL) and the test profiles (test-chat
 // on SUMMARIZER_BASE_URL), until it is killed. Payloads are encrypted as the production worker's are when
 // DC_CODEC_ENCRYPT (and the codec keys) are set: the same data-converter factory reads them from the environment.
-// MAX_CACHED_WORKFLOWS (optional) sizes the workflow cache (the scale benchmark runs more conversations than fit).
+// MAX_CACHED_WORKFLOWS (optional) sizes the workflow cache (the scale benchmark runs more conversations than fit);
+// NOOP_ACTIVITY=1 adds the scale benchmark's `noop` activity (its one-local-activity baseline workflow awaits it).
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { createActivities } from '../../src/activities';
 import { dataConverterFromConfig } from '../../src/codec/data-converter';
@@ -26,11 +27,14 @@ async function main(): Promise<void> {
     ...(process.env.WORKFLOW_BUNDLE
       ? { workflows: { workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE } } }
       : {}),
-    activities: createActivities({
-      archive,
-      profiles: testProfiles(process.env.SUMMARIZER_BASE_URL ?? 'http://127.0.0.1:9/v1'),
-      summarize: { heartbeatMs: 500 },
-    }),
+    activities: {
+      ...createActivities({
+        archive,
+        profiles: testProfiles(process.env.SUMMARIZER_BASE_URL ?? 'http://127.0.0.1:9/v1'),
+        summarize: { heartbeatMs: 500 },
+      }),
+      ...(process.env.NOOP_ACTIVITY === '1' ? { noop: (): Promise<void> => Promise.resolve() } : {}),
+    },
     // As the production worker: temporal.yaml `worker:` (or its environment variables).
     tuning: {
       ...config.worker,
