@@ -87,11 +87,8 @@ async function main(): Promise<void> {
       ids.push(evicting.workflowId);
 
       // Background folds: one applied at a later prepare, one offline fallback replaced by the model summary.
-      const background = open(uniqueConversationId('replay-background'), {
-        budget: 4000,
-        maxFoldWaitMs: 300,
-        summarizer: { profile: TEST_CHAT_PROFILE },
-      });
+      const backgroundSettings = { budget: 4000, maxFoldWaitMs: 300, summarizer: { profile: TEST_CHAT_PROFILE } };
+      const background = open(uniqueConversationId('replay-background'), backgroundSettings);
       const turn = (i: number) =>
         user(`Request ${i}: ` + `please check order ${1000 + i} and its shipping. `.repeat(24));
       await background.prepare([{ role: 'system', content: 'You are a shop assistant.' }]);
@@ -217,11 +214,7 @@ async function main(): Promise<void> {
       );
       await driveConversation(lean, corpusConversation('mini-swe-agent-deepseek-django__django-11797').messages);
       ids.push(lean.workflowId);
-      const leanBackground = open(uniqueConversationId('replay-idle-awaits-background'), {
-        budget: 4000,
-        maxFoldWaitMs: 300,
-        summarizer: { profile: TEST_CHAT_PROFILE },
-      });
+      const leanBackground = open(uniqueConversationId('replay-idle-awaits-background'), backgroundSettings);
       await leanBackground.prepare([{ role: 'system', content: 'You are a shop assistant.' }]);
       let j = 0;
       while (!(await leanBackground.prepare([turn(j++)])).folding) await leanBackground.record(assistant(`ok ${j}`));
