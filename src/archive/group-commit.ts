@@ -15,7 +15,7 @@ interface Queued {
 
 export class GroupCommit {
   private queue: Queued[] = [];
-  /** Writes committed and transactions used, for the benchmark (`batches / writes` is the fsyncs per write). */
+  /** Writes committed and transactions used (`batches / writes` is the fsyncs per write); the tests read it. */
   readonly stats = { writes: 0, batches: 0 };
 
   /** @param begin wraps the batch's transaction (the archive's error mapping). */

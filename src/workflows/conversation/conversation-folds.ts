@@ -98,9 +98,7 @@ export class ConversationFolds {
   async atPrepare(): Promise<FoldOutcome> {
     const s = this.state.carried;
     if (!s.format || s.live.length === 0) return { decision: 'nothing to fold' };
-    // The offline summarizer answers in milliseconds, as the fallback does: its folds are applied at once.
-    const inline = foldSettingsOf(s.settings).foldMode === 'blocking' || offlineSummarizer(s.settings.summarizer);
-    if (inline) {
+    if (this.foldsInline()) {
       // A background fold left from before a switch to blocking is applied first.
       const ready = s.pendingFold ? await this.applyReady() : null;
       const now = await this.blockingFold();
@@ -125,11 +123,17 @@ export class ConversationFolds {
     if (s.pendingFold) return null;
     const hard = this.plan(s.settings.triggerRatio);
     if (hard.plan.kind === 'truncate' || hard.plan.fold) return null;
-    const fs = foldSettingsOf(s.settings);
-    if (fs.foldMode === 'blocking' || offlineSummarizer(s.settings.summarizer)) return { decision: hard.plan.reason };
-    if (this.plan(fs.prefoldRatio, true).plan.fold) return null;
+    if (this.foldsInline()) return { decision: hard.plan.reason };
+    if (this.plan(foldSettingsOf(s.settings).prefoldRatio, true).plan.fold) return null;
     this.report();
     return { decision: hard.plan.reason };
+  }
+
+  /** Whether folds are made within the `prepare` that needs them (blocking mode, or the offline summarizer). */
+  private foldsInline(): boolean {
+    const { settings } = this.state.carried;
+    // The offline summarizer answers in milliseconds, as the fallback does: its folds are applied at once.
+    return foldSettingsOf(settings).foldMode === 'blocking' || offlineSummarizer(settings.summarizer);
   }
 
   // ——— blocking ———
