@@ -2,13 +2,14 @@
  * `npx tsx bench/canaries/independent/diagnose.ts [scenario]`: why the fold loses facts of the independent set. For
  * each fact the last context does not hold, the fold it was lost at and how: never written into a summary, written
  * without every probe (a pointer or a shortened line), or written and then left out by a later fold. Prints counts by
- * cause and type, and up to `DIAG_EXAMPLES` examples per cause. `CANARY_FACTS=path` picks the fact file.
+ * cause and type, and up to `DIAG_EXAMPLES` examples per cause. `CANARY_FACTS=path` picks the fact file; `DIAG_ROOMY=1`
+ * looks only at the runs whose last budget has room beside the instructions (`ROOMY_SHARE`).
  */
 import { join } from 'node:path';
 import { createTokenCounter } from '../../../src/tokens';
 import { corpusConversations } from '../../../test/support/corpus';
 import { loadFactSet } from './facts';
-import { factsOfRun, holds, messageText, parts, SCENARIOS, MIN_BUDGET, tokensOf } from './measure';
+import { factsOfRun, holds, messageText, parts, SCENARIOS, MIN_BUDGET, ROOMY_SHARE, tokensOf } from './measure';
 import type { PlantedFact } from './plant';
 import { plantFacts } from './plant';
 import { cleanUp, publicFold } from './public-fold';
@@ -60,9 +61,14 @@ async function main(): Promise<void> {
       const planted = plantFacts(messages, chosen.facts, chosen.updates, seed);
       const original = tokensOf(planted.messages, counter);
       const originalSet = new Set(planted.messages.map((m) => JSON.stringify(m)));
+      const instructions = tokensOf(
+        planted.messages.filter((m) => m.role === 'system'),
+        counter
+      );
       for (const sc of SCENARIOS) {
         if (only && sc.name !== only) continue;
         const budgets = sc.shares.map((s) => Math.max(MIN_BUDGET, Math.round(s * original)));
+        if (process.env.DIAG_ROOMY === '1' && instructions > ROOMY_SHARE * budgets[budgets.length - 1]!) continue;
         const feed = sc.parts ? parts(planted.messages, budgets.length) : [planted.messages];
         let context: Message[] = [];
         const contexts: Message[][] = [];

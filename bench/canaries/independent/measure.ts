@@ -33,6 +33,9 @@ export const SCENARIOS: readonly Scenario[] = [
   { name: 'fixed 10%', shares: [0.1, 0.1, 0.1, 0.1, 0.1], parts: true },
 ];
 
+/** A run's last budget has room for facts when the session's instructions take at most this share of it. */
+export const ROOMY_SHARE = 0.5;
+
 /** The smallest budget the `fold` command accepts. */
 export const MIN_BUDGET = 256;
 
@@ -68,6 +71,11 @@ export interface IndependentReport {
   facts: number;
   updates: number;
   scenarios: Record<string, Record<Method, MethodResult>>;
+  /**
+   * The same, over the runs whose last budget holds the session's instructions (its system messages) at most
+   * {@link ROOMY_SHARE} times: elsewhere the instructions alone (which every method keeps) fill the budget or nearly.
+   */
+  roomy: Record<string, Record<Method, MethodResult> & { runs: Ratio }>;
   /** Folds refused by the command (budget under its minimum) or that failed. */
   refused: number;
 }
@@ -222,6 +230,9 @@ export async function measureIndependent(options: IndependentOptions): Promise<I
     scenarios: Object.fromEntries(
       scenarios.map((s) => [s.name, Object.fromEntries(METHODS.map((m) => [m, emptyResult()]))])
     ) as IndependentReport['scenarios'],
+    roomy: Object.fromEntries(
+      scenarios.map((s) => [s.name, { ...Object.fromEntries(METHODS.map((m) => [m, emptyResult()])), runs: empty() }])
+    ) as IndependentReport['roomy'],
     refused: 0,
   };
   let run = 0;
@@ -231,34 +242,46 @@ export async function measureIndependent(options: IndependentOptions): Promise<I
         const chosen = factsOfRun(options.facts, run++, options.perType);
         const planted = plantFacts(messages, chosen.facts, chosen.updates, seed);
         const original = tokensOf(planted.messages, counter);
+        const instructions = tokensOf(
+          planted.messages.filter((m) => m.role === 'system'),
+          counter
+        );
         for (const sc of scenarios) {
-          const results = report.scenarios[sc.name]!;
           const budgets = sc.shares.map((s) => Math.max(MIN_BUDGET, Math.round(s * original)));
           const feed = sc.parts ? parts(planted.messages, budgets.length) : [planted.messages];
+          const last = budgets[budgets.length - 1]!;
+          const roomy = report.roomy[sc.name]!;
+          roomy.runs.total += 1;
+          roomy.runs.kept += instructions <= ROOMY_SHARE * last ? 1 : 0;
+          const sinks =
+            instructions <= ROOMY_SHARE * last ? [report.scenarios[sc.name]!, roomy] : [report.scenarios[sc.name]!];
           let context: Message[] = [];
           for (let k = 0; k < budgets.length; k++) {
             context = [...context, ...(feed[k] ?? [])];
             const folded = await publicFold(context, budgets[k]!);
             if (folded.refused) report.refused += 1;
             context = folded.messages;
-            results.fold.overBudget.total += 1;
-            results.fold.overUnsaid.total += 1;
-            if (tokensOf(context, counter) > budgets[k]!) {
-              results.fold.overBudget.kept += 1;
-              if (!folded.record?.overBudget && !folded.overBudget) results.fold.overUnsaid.kept += 1;
+            const over = tokensOf(context, counter) > budgets[k]!;
+            const unsaid = over && !folded.record?.overBudget && !folded.overBudget;
+            for (const results of sinks) {
+              results.fold.overBudget.total += 1;
+              results.fold.overUnsaid.total += 1;
+              results.fold.overBudget.kept += over ? 1 : 0;
+              results.fold.overUnsaid.kept += unsaid ? 1 : 0;
             }
           }
-          const last = budgets[budgets.length - 1]!;
-          score(results.fold, context, planted.planted, planted.messages, counter, original);
           const tail = keepTail(planted.messages, last, counter).messages;
           const list = checklistBaseline(planted.messages, last, counter);
-          for (const [method, ctx] of [
-            ['keep-tail', tail],
-            ['checklist', list],
-          ] as const) {
-            results[method].overBudget.total += 1;
-            if (tokensOf(ctx, counter) > last) results[method].overBudget.kept += 1;
-            score(results[method], ctx, planted.planted, planted.messages, counter, original);
+          for (const results of sinks) {
+            score(results.fold, context, planted.planted, planted.messages, counter, original);
+            for (const [method, ctx] of [
+              ['keep-tail', tail],
+              ['checklist', list],
+            ] as const) {
+              results[method].overBudget.total += 1;
+              if (tokensOf(ctx, counter) > last) results[method].overBudget.kept += 1;
+              score(results[method], ctx, planted.planted, planted.messages, counter, original);
+            }
           }
         }
       }
@@ -297,6 +320,17 @@ export function formatIndependent(report: IndependentReport): string {
       `| final size / original | ${METHODS.map((m) => `${((100 * results[m].size.tokens) / Math.max(1, results[m].size.original)).toFixed(1)}%`).join(' | ')} |`,
       ''
     );
+    const roomy = report.roomy[name];
+    if (!roomy) continue;
+    out.push(
+      `_${name}, the ${roomy.runs.kept} of ${roomy.runs.total} runs whose instructions take at most ${ROOMY_SHARE * 100}% of the last budget_`,
+      '',
+      `| type | ${METHODS.join(' | ')} |`,
+      `|---|${METHODS.map(() => '---').join('|')}|`
+    );
+    for (const t of types) out.push(`| ${t} | ${METHODS.map((m) => pct(roomy[m].byType[t])).join(' | ')} |`);
+    out.push(`| superseded value stated | ${METHODS.map((m) => pct(roomy[m].stale)).join(' | ')} |`);
+    out.push(`| contexts over budget | ${METHODS.map((m) => pct(roomy[m].overBudget)).join(' | ')} |`, '');
   }
   return out.join('\n');
 }

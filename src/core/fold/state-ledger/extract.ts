@@ -10,6 +10,7 @@ import { keyArgument } from '../key-argument';
 import { isOffloaded } from '../pointer';
 import type { Item } from '../../messages/types';
 import { classifyStatement } from './classify';
+import { stripMarkup } from './markup';
 import { splitStatements } from './sentences';
 import { taskList, taskText } from './task-list';
 import type { EntryKind, GoalStatus, LedgerEntry, StateLedger } from './types';
@@ -39,10 +40,14 @@ const CONTINUATION = /^(?:no|not|never|nor|even|only|except|unless|including|esp
 // cite the source"): what it commits to binds it like the user's own words. A bare "I'll …" is how an agent narrates
 // its next step, not a commitment.
 const COMMITS =
-  /\b(?:i won['’]t|i will not|going forward|from now on|per your|you said|you asked|you mentioned|you prefer|as you|noted|understood|got it|ground rules|the rule)\b/i;
+  /\b(?:i won['’]t|i will not|going forward|from now on|per your|you said|you asked|you['’]ve (?:said|asked|told)|you have (?:said|asked|told)|you mentioned|you prefer|as you|as requested|will do|noted|understood|got it|ground rules|the rule)\b/i;
+// The assistant echoing back what it was asked for, to check it ("To recap the aim: …", "Just to confirm: the window is
+// six hours", "If I understand you correctly, you want …"): the user's aim, limit or rule in the assistant's words.
+const RESTATES =
+  /\b(?:to restate|restating|to recap|recapping|as i understand it|if i understand (?:it|you|this) (?:right|correctly)|(?:just )?to confirm|make sure i['’]ve got|so the (?:goal|aim|objective|constraint|requirement) is)\b/i;
 // The assistant restating the aim ("The task I'm working on is …", "Current objective: …"), not every mention of a task.
 const AIM =
-  /\b(?:the|our|current|main) (?:goal|objective|task|aim)\b[^.]*?\b(?:is|was|now)\b|^(?:goal|objective|aim|current objective)\s*:|what we['’]re after/i;
+  /\b(?:the|our|current|main) (?:goal|objective|task|aim)\b[^.]*?\b(?:is|was|now)\b|^(?:goal|objective|aim|current objective)\s*:|what we['’]re after|\baimed at\b/i;
 // A statement worth keeping as what was seen or found: it has a value (a digit, a path, an id, a quoted name).
 const HAS_VALUE = /\d|[/@_#]|`[^`]+`/;
 /** Tool results up to this many characters are kept whole as what was seen (when they hold a value). */
@@ -58,6 +63,11 @@ function assistantKind(s: string): EntryKind | undefined {
     // What the agent holds itself to is a rule unless its wording makes it a limit, a preference, a goal, a decision.
     const k = classifyStatement(s, true);
     return k && BOUND_KINDS.has(k) ? k : 'rule';
+  }
+  if (RESTATES.test(s) && s.split(/\s+/).length >= 6) {
+    // What the assistant echoes back is the user's: a limit, a rule or a wish when worded as one, else the aim.
+    const k = classifyStatement(s, true);
+    return k && BOUND_KINDS.has(k) ? k : 'goal';
   }
   if (NARRATION.test(s) || GUESS.test(s) || /\?\s*$/.test(s)) return undefined;
   if (classifyStatement(s, false) === 'decision') return 'decision';
@@ -93,7 +103,7 @@ function statusOf(status: unknown): GoalStatus {
 
 /** Statements of one human or injected text, classified; long text gives only binding statements. */
 function statementsOf(text: string, seq: number | null, o: { shortText: number; maxStatement: number }): LedgerEntry[] {
-  const bare = text.replace(/<\/?[a-z][\w-]*(?:\s[^>]*)?>/gi, ' ').trim();
+  const bare = stripMarkup(text).trim();
   if (!bare) return [];
   const long = bare.length > o.shortText || /^\s*</.test(text);
   const out: LedgerEntry[] = [];
@@ -163,7 +173,7 @@ export function extractLedger(items: readonly Item[], options: ExtractOptions = 
       const line = errorLine(prose, 200);
       if (line) errors.set(key, { kind: 'error', text: `${key} → ${line}`, seq });
       else errors.delete(key);
-      const seen = oneLine(prose.replace(/<\/?[a-z][\w-]*(?:\s[^>]*)?>/gi, ' '));
+      const seen = oneLine(stripMarkup(prose));
       // A policy or a limit a tool showed ("Agents must verify …", "Limit: 24.0 in region …") binds like a rule;
       // another short result is kept as what was seen when it holds a value.
       // An offloaded output's pointer says where the output went, not what the tool showed.

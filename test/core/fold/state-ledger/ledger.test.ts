@@ -72,6 +72,37 @@ describe('core/fold/state-ledger', () => {
       assert.ok(texts.includes('rule: The staging host is off limits.'));
     });
 
+    it('keeps what the assistant echoes back of the aim, a limit or a request', () => {
+      const said = [
+        'To recap the aim: the importer has to accept both CSV dialects without a flag.',
+        'Just to confirm, each export may hold at most 500 rows per file.',
+        "You've asked for the changelog to stay in reverse chronological order, so I will keep it that way.",
+        'My work today is aimed at one thing: green builds on the arm64 runners.',
+      ];
+      const l = extractLedger(items([user('Do the task.'), say(said.join(' '))]));
+      const kinds = new Map(l.entries.map((e) => [e.text, e.kind]));
+      assert.equal(kinds.get(said[0]!), 'goal');
+      assert.equal(kinds.get(said[1]!), 'constraint');
+      assert.ok(kinds.has(said[2]!), [...kinds.keys()].join('\n'));
+      assert.equal(kinds.get(said[3]!), 'goal');
+      // Checking a guess is still not an entry: a restatement needs enough words to state something.
+      const short = extractLedger(items([user('Do the task.'), say('Just to confirm it.')]));
+      assert.equal(short.entries.length, 0);
+    });
+
+    it('keeps a placeholder in angle brackets in what the user said', () => {
+      const l = extractLedger(
+        items([
+          user('Do the task.'),
+          user('Can we name branches like feature/<ticket>-short-description? The team does.'),
+        ])
+      );
+      assert.ok(
+        l.entries.some((e) => e.text.includes('feature/<ticket>-short-description')),
+        l.entries.map((e) => e.text).join('\n')
+      );
+    });
+
     it('keeps what the assistant commits to or found, short tool results with a value, and riders of a rule', () => {
       const l = extractLedger(
         items([
