@@ -86,6 +86,37 @@ describe('summarizers/extractive', () => {
     assert.equal(buildDigest(t.items, { maxTokens: 2000, count, seqs }), digest);
   });
 
+  it('keeps room for what an earlier summary carried of what tools showed, fold after fold', () => {
+    const shown = [
+      'queue depth on broker-a: 1432 messages',
+      'certificate of api.example.org expires 2027-03-14',
+      'build 8812 took 14m03s on runner ci-7',
+      'disk /var/lib/pg at 91% of 500 GB',
+      'replica lag on db-eu-2: 38 s',
+      'open file handles of svc-ingest: 65 211',
+      'latest schema migration: 0047_add_tenant_id',
+      'cron job nightly-export last ran 2026-12-05 02:15 UTC',
+    ];
+    const busy: unknown[] = [{ role: 'user', content: 'Find which worker node leaks memory.' }];
+    shown.forEach((text, k) => {
+      busy.push({
+        role: 'assistant',
+        content: null,
+        tool_calls: [call(`m${k}`, 'Bash', { command: `check ${k}` })],
+      });
+      busy.push({ role: 'tool', tool_call_id: `m${k}`, content: text });
+    });
+    const first = buildDigest(normalize(busy, 'chat').items, { maxTokens: 2000, count });
+    for (const text of shown) assert.ok(first.includes(text), `first fold keeps ${text}:\n${first}`);
+    // The next fold takes in the summary (a few hundred tokens) and one new message: its usual size is small.
+    const again = [
+      { role: 'user', content: `${SUMMARY_MARKER}]\n${first}` },
+      { role: 'user', content: 'Also check the scheduler host.' },
+    ];
+    const second = buildDigest(normalize(again, 'chat').items, { maxTokens: 2000, narrativeTokens: 60, count });
+    for (const text of shown) assert.ok(second.includes(text), `second fold keeps ${text}:\n${second}`);
+  });
+
   it('stays within its cap at any size, degrading narrative first, then shortening, never failing', () => {
     const full = buildDigest(t.items, { maxTokens: 2000, count, seqs });
     for (const cap of [20, 60, 120, 250, 400]) {

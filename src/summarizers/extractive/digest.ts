@@ -9,7 +9,7 @@
  * number, never a clause cut in the middle.
  */
 import type { Item } from '../../core/messages/types';
-import { buildFoldLedger, fitLedger } from '../../core/fold/state-ledger';
+import { buildFoldLedger, fitLedger, softTokens } from '../../core/fold/state-ledger';
 import type { CarriedLedger, StateLedger } from '../../core/fold/state-ledger';
 import { actionLine, collectActions } from './actions';
 import type { Count } from './fit';
@@ -118,7 +118,7 @@ export function writeDigest(items: readonly Item[], options: DigestOptions): Wri
   const known = (seqs ?? []).filter((s): s is number => s !== null);
   const range = known.length > 0 ? ` (archive #${Math.min(...known)}–#${Math.max(...known)})` : '';
   const header = `Extractive summary of ${folded.length} earlier message(s)${range}, written by code without a model.`;
-  const { ledger, carried } = buildFoldLedger(folded, seqs, options.state);
+  const { ledger, previous, carried } = buildFoldLedger(folded, seqs, options.state);
 
   const join = (parts: readonly string[]): string => parts.filter((p) => p).join('\n\n');
   const focused = options.focus
@@ -126,9 +126,14 @@ export function writeDigest(items: readonly Item[], options: DigestOptions): Wri
     : '';
   const fitted = fitLedger(ledger, {
     maxTokens: maxTokens - count(header) - 2 - (focused ? count(focused) + 2 : 0),
-    // What tool results showed, the assistant found and the user said with no value take at most SOFT_SHARE of the
-    // summary's usual size: larger, a busy fold's summary would pass 15% of what it stands for.
-    softTokens: Math.floor(SOFT_SHARE * Math.min(options.narrativeTokens ?? maxTokens, maxTokens)),
+    // What tool results showed and the assistant found take at most SOFT_SHARE of the summary's usual size: larger, a
+    // busy fold's summary would pass 15% of what it stands for. The usual size follows the tokens this fold takes in,
+    // where an earlier summary counts at its own small size, not at the size of what it stands for: so what earlier
+    // summaries carried keeps its room, or every fold would cut the room of what they carry to a tenth.
+    softTokens: Math.max(
+      Math.floor(SOFT_SHARE * Math.min(options.narrativeTokens ?? maxTokens, maxTokens)),
+      softTokens(previous, count)
+    ),
     ...(options.taskTokens !== undefined ? { taskTokens: options.taskTokens } : {}),
     count,
   });

@@ -13,7 +13,7 @@ export type { EntryKind, GoalStatus, LedgerEntry, StateLedger } from './types';
 export { KIND_HEADING, KIND_ORDER } from './types';
 export { entryLine, renderLedger, renderTask, LEDGER_TITLE, TASK_TITLE } from './render';
 export { asPointer, pointerText } from './pointer-entry';
-export { fitLedger, entryTier } from './priority';
+export { fitLedger, entryTier, softTokens } from './priority';
 export type { FitLedgerOptions, FittedLedger } from './priority';
 export { parseLedger } from './parse';
 export { boundLedger, summaryBody, summaryKey } from './carried';
@@ -27,6 +27,8 @@ export type { AppendMissingOptions, AppendMissingResult } from './check';
 /** The ledger of a fold, and the narrative lines earlier summaries carried. */
 export interface FoldLedger {
   ledger: StateLedger;
+  /** The ledger earlier summaries carried, before the new items were merged into it. */
+  previous: StateLedger;
   /** Lines of earlier summaries that are not ledger (their narrative), oldest first. */
   carried: string[];
 }
@@ -63,5 +65,5 @@ export function buildFoldLedger(
     cleanCalls: cleanCalls(fresh),
     assistantSpoke: fresh.some((i) => i.role === 'assistant' && i.text.trim() !== ''),
   });
-  return { ledger, carried };
+  return { ledger, previous, carried };
 }

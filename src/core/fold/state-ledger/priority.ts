@@ -88,6 +88,16 @@ export function ownValues(e: LedgerEntry): number {
   return new Set(shown.filter((v) => !call.includes(v))).size;
 }
 
+/**
+ * The room the least binding entries of `ledger` (what tools showed, what the assistant found, what repeats itself)
+ * take printed whole.
+ *
+ * @returns tokens by `count`, one per line included
+ */
+export function softTokens(ledger: StateLedger, count: (text: string) => number): number {
+  return ledger.entries.filter((e) => entryTier(e) >= SOFT_TIER).reduce((n, e) => n + count(entryLine(e)) + 1, 0);
+}
+
 function baseTier(e: LedgerEntry): number {
   switch (e.kind) {
     case 'rule':
