@@ -7,7 +7,7 @@ import type { EntryKind, LedgerEntry } from './types';
 
 // Kinds that say what a value is: the wording picks one of them ("Keep the batch under 200." is a limit, "The batch
 // size is 350 now." a fact, "let's switch the keys to camelCase" a decision), so an update may come in another one.
-// Rules, goals, questions and errors are only ever replaced by their own kind.
+// Rules, questions and errors are only ever replaced by their own kind.
 const VALUE_KINDS: ReadonlySet<EntryKind> = new Set([
   'fact',
   'constraint',
@@ -107,8 +107,9 @@ export type Replacement = 'strict' | 'slot' | 'no';
  * `strict`: a comparable kind (the same, or both stated values), at least half the subject words and names of
  * `older` (two, unless it has two or fewer) making at least 15% of those of `newer`, and a value of `older` that
  * `newer` no longer has. Worded as a change ({@link UPDATE_CUE}), a third of the older one's subject words is enough
- * (two when the older one states no value, which it may then have), and it may be a rule replacing a plain statement
- * or a preference ("Send me the update by email." → "Let's move the update to Slack instead, I never check my inbox.").
+ * (two when the older one states no value, which it may then have), and it may be a rule replacing a stated value other
+ * than what a tool showed ("Send me the update by email." → "Let's move the update to Slack instead, I never check my
+ * inbox."; "the goal for the sprint is a prototype" → "re-scope: the goal for the sprint is only the design doc").
  *
  * `slot`: it fills the same slot on less: a count of the same unit ("450 enrolled clinics" → "380 clinics"); a
  * withdrawal ({@link WITHDRAWAL}) that drops a word of `older` ("forget the import, the priority is …") or shares two of
@@ -131,7 +132,7 @@ export function replacement(newer: LedgerEntry, older: LedgerEntry): Replacement
   const cue = UPDATE_CUE.test(newText);
   const kinds =
     sameKind(newer.kind, older.kind) ||
-    (cue && newer.kind === 'rule' && (older.kind === 'said' || older.kind === 'preference'));
+    (cue && newer.kind === 'rule' && VALUE_KINDS.has(older.kind) && older.kind !== 'observation');
   if (!kinds) return 'no';
   const dropped = droppedWords(newText);
   const newValues = new Set(

@@ -222,6 +222,22 @@ describe('core/fold/state-ledger', () => {
       }
     });
 
+    it('lets a change worded as a rule replace a goal on its subject, not another subject or what a tool showed', () => {
+      const rule = (text: string): LedgerEntry => ({ kind: 'rule', text, seq: 2 });
+      const newer = rule('Change of plan: the milestone for the quarter is only the billing export now, nothing else.');
+      const goal: LedgerEntry = {
+        kind: 'goal',
+        text: 'The milestone for the quarter is the billing dashboard.',
+        seq: 1,
+      };
+      assert.ok(supersedes(newer, goal));
+      const limit: LedgerEntry = { kind: 'constraint', text: 'Keep the quarter milestone under 3 services.', seq: 1 };
+      assert.ok(!supersedes(rule('Always tag the release builds now.'), limit), 'another subject');
+      assert.ok(
+        !supersedes(newer, { kind: 'observation', text: 'run(q) → milestone for the quarter: 14 tasks', seq: 1 })
+      );
+    });
+
     it('reads renaming, slipping and rolling forward as changes, and a plural name as the same name', () => {
       const cases: [LedgerEntry, string][] = [
         [fact('The release we are cutting is 2.3.0.'), "We're renumbering: the release will be 3.0.0."],
