@@ -6,7 +6,8 @@
 import { collectIdentifiers } from '../core/fold/identifiers';
 import { applyLedger, measureRetention } from '../core/fold/identifier-ledger';
 import { appendMissing, boundLedger, buildFoldLedger, summaryKey } from '../core/fold/state-ledger';
-import type { StateLedger } from '../core/fold/state-ledger';
+import type { LedgerEntry, StateLedger } from '../core/fold/state-ledger';
+import { withoutReplaced } from '../core/fold/replaced-identifiers';
 import { validateSummary } from '../core/fold/validate-summary';
 import type { SummaryErrorKind } from '../core/fold/validate-summary';
 import type { Transcript, Usage } from '../core/messages/types';
@@ -38,6 +39,8 @@ export interface Candidate {
   outputTypes: string[];
   /** The merged state ledger the candidate was written from (`extractive`); model modes build it on acceptance. */
   ledger?: StateLedger;
+  /** The entries that ledger's merge replaced (`extractive`). */
+  replaced?: readonly LedgerEntry[];
 }
 
 /** What {@link runSummaryAttempts} needs. */
@@ -145,11 +148,12 @@ function accept(
   let text = c.text.trim();
   let stateAppended = 0;
   let merged = c.ledger;
+  let replaced = c.replaced ?? [];
   if (mode !== 'extractive') {
-    const { ledger } = buildFoldLedger(transcript.items, request.seqs, request.ledger);
-    merged = ledger;
+    const built = buildFoldLedger(transcript.items, request.seqs, request.ledger);
+    ({ ledger: merged, replaced } = built);
     const room = stateLedgerCap(config, request.budget, request.foldedTokens - summaryTokens - 1);
-    const checked = appendMissing(text, ledger, { maxTokens: room, count });
+    const checked = appendMissing(text, built.ledger, { maxTokens: room, count });
     if (checked.appended > 0 && count(checked.text) < request.foldedTokens) {
       text = checked.text;
       summaryTokens = count(text);
@@ -161,11 +165,13 @@ function accept(
     budgetRoom(request.budget, request.keptTokens) - summaryTokens
   );
   const cap = ledgerCap(config, request.budget, headroom, request.foldedTokens);
-  let ledger = applyLedger(text, identifiers, { maxTokens: cap, count: (s) => counter.countText(s) });
+  // What a replaced statement alone named is stale: the identifier list does not restate it.
+  const current = merged ? withoutReplaced(identifiers, replaced, merged) : identifiers;
+  let ledger = applyLedger(text, current, { maxTokens: cap, count: (s) => counter.countText(s) });
   let finalTokens = ledger.appended.length > 0 ? counter.countText(ledger.text) : summaryTokens;
   if (finalTokens >= request.foldedTokens) {
     // The per-identifier estimate undershot at a token boundary: a smaller summary beats a ledger that breaks it.
-    ledger = applyLedger(text, identifiers, { maxTokens: 0 });
+    ledger = applyLedger(text, current, { maxTokens: 0 });
     finalTokens = summaryTokens;
   }
   return {
@@ -174,7 +180,7 @@ function accept(
     summaryTokens: finalTokens,
     retention: ledger.after,
     // Before either ledger: what the summarizer itself kept.
-    retentionBefore: stateAppended > 0 ? measureRetention(c.text.trim(), identifiers) : ledger.before,
+    retentionBefore: stateAppended > 0 ? measureRetention(c.text.trim(), current) : ledger.before,
     ledger: { appended: ledger.appended.length, omitted: ledger.omitted },
     ...(mode !== 'extractive' ? { stateLedger: { appended: stateAppended } } : {}),
     ...(merged ? { carry: { summaryKey: summaryKey(ledger.text), ledger: boundLedger(merged) } } : {}),

@@ -41,7 +41,7 @@ export function extractiveAttempt(
   // task) may pass that, up to the usual cap, and the fold record then says the context is over budget.
   const first = write(Math.max(1, Math.min(cap, room)));
   const written = first.mustKeepLost && room < cap ? smallestWhole(write, Math.max(1, room), cap) : first;
-  return { text: written.text, outputTypes: ['extractive'], ledger: written.ledger };
+  return { text: written.text, outputTypes: ['extractive'], ledger: written.ledger, replaced: written.replaced };
 }
 
 /**

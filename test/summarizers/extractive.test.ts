@@ -142,6 +142,24 @@ describe('summarizers/extractive', () => {
     assert.equal(res.retention.kept, ids.length);
   });
 
+  it('does not list an identifier only a replaced statement named', async () => {
+    const s = createSummarizer({}, { counterFor: testCounterFor, env: {} });
+    const messages = [
+      { role: 'user', content: 'Keep the status page in sync with the outage.' },
+      { role: 'user', content: 'The outage ticket is OPS-4410.' },
+      { role: 'assistant', content: 'Understood, I will post updates against it.' },
+      {
+        role: 'user',
+        content: 'Change of plan: the outage ticket is now OPS-4502, the old one was closed as a duplicate.',
+      },
+      { role: 'assistant', content: 'Noted, all updates go against the new ticket from now on.' },
+    ];
+    const res = await s({ format: 'chat', messages, budget: 20_000, model: 'm', foldedTokens: 2000 });
+    assert.ok(res.ok);
+    assert.ok(res.text?.includes('OPS-4502'), res.text);
+    assert.ok(!res.text?.includes('OPS-4410'), res.text);
+  });
+
   it('fits a head of a few tokens, and fails unfolded only when nothing fits', async () => {
     const s = createSummarizer({ extractive: { maxTokens: 2000 } }, { counterFor: testCounterFor });
     const small = await s({ format: 'chat', messages: session, budget: 20_000, model: 'm', foldedTokens: 12 });

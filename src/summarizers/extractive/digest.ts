@@ -10,7 +10,7 @@
  */
 import type { Item } from '../../core/messages/types';
 import { buildFoldLedger, fitLedger, softTokens } from '../../core/fold/state-ledger';
-import type { CarriedLedger, StateLedger } from '../../core/fold/state-ledger';
+import type { CarriedLedger, LedgerEntry, StateLedger } from '../../core/fold/state-ledger';
 import { actionLine, collectActions } from './actions';
 import type { Count } from './fit';
 import { clipToTokens, takeWithin } from './fit';
@@ -102,6 +102,8 @@ export interface WrittenDigest {
   ledger: StateLedger;
   /** A rule or hard constraint was left out, or the task: `maxTokens` was too small for the must-keep part. */
   mustKeepLost: boolean;
+  /** Entries a later one replaced while merging. */
+  replaced: LedgerEntry[];
 }
 
 /**
@@ -118,7 +120,7 @@ export function writeDigest(items: readonly Item[], options: DigestOptions): Wri
   const known = (seqs ?? []).filter((s): s is number => s !== null);
   const range = known.length > 0 ? ` (archive #${Math.min(...known)}–#${Math.max(...known)})` : '';
   const header = `Extractive summary of ${folded.length} earlier message(s)${range}, written by code without a model.`;
-  const { ledger, previous, carried } = buildFoldLedger(folded, seqs, options.state);
+  const { ledger, previous, carried, replaced } = buildFoldLedger(folded, seqs, options.state);
 
   const join = (parts: readonly string[]): string => parts.filter((p) => p).join('\n\n');
   const focused = options.focus
@@ -139,9 +141,11 @@ export function writeDigest(items: readonly Item[], options: DigestOptions): Wri
   });
   const core = join([header, fitted.task, focused, fitted.body]);
   const { mustKeepLost } = fitted;
-  if (count(core) > maxTokens) return { text: clipToTokens(core, maxTokens, count), ledger, mustKeepLost: true };
+  if (count(core) > maxTokens)
+    return { text: clipToTokens(core, maxTokens, count), ledger, mustKeepLost: true, replaced };
   // The narrative is the first thing to go: none at all once the task or an entry had to be shortened.
-  if (fitted.pointers > 0 || fitted.dropped > 0 || !fitted.taskWhole) return { text: core, ledger, mustKeepLost };
+  if (fitted.pointers > 0 || fitted.dropped > 0 || !fitted.taskWhole)
+    return { text: core, ledger, mustKeepLost, replaced };
 
   // The narrative fills the summary up to the narrative cap (the summary's usual size), newest first: notes half,
   // actions the rest, carried lines last. A ledger larger than that cap leaves it no room.
@@ -165,5 +169,5 @@ export function writeDigest(items: readonly Item[], options: DigestOptions): Wri
   // Token counts of joined text can exceed the sum of its parts by a little: drop narrative sections until it fits.
   while (count(join(parts)) > maxTokens && parts.length > 1) parts = parts.slice(0, -1);
   const text = join(parts);
-  return { text: folded.length > 0 ? text : '', ledger, mustKeepLost };
+  return { text: folded.length > 0 ? text : '', ledger, mustKeepLost, replaced };
 }

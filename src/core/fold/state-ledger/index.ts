@@ -7,7 +7,7 @@ import { summaryBody, summaryKey, type CarriedLedger } from './carried';
 import { cleanCalls, extractLedger } from './extract';
 import { mergeLedgers } from './merge';
 import { parseLedger } from './parse';
-import type { StateLedger } from './types';
+import type { LedgerEntry, StateLedger } from './types';
 
 export type { EntryKind, GoalStatus, LedgerEntry, StateLedger } from './types';
 export { KIND_HEADING, KIND_ORDER } from './types';
@@ -29,6 +29,8 @@ export interface FoldLedger {
   ledger: StateLedger;
   /** The ledger earlier summaries carried, before the new items were merged into it. */
   previous: StateLedger;
+  /** Entries a later one replaced while merging (their values are stale). */
+  replaced: LedgerEntry[];
   /** Lines of earlier summaries that are not ledger (their narrative), oldest first. */
   carried: string[];
 }
@@ -48,11 +50,12 @@ export function buildFoldLedger(
 ): FoldLedger {
   let previous: StateLedger = { entries: [] };
   const carried: string[] = [];
+  const replaced: LedgerEntry[] = [];
   for (const item of items) {
     if (item.role !== 'summary' || !item.text.trim()) continue;
     const parsed = parseLedger(summaryBody(item.text));
     const own = state !== undefined && summaryKey(item.text) === state.summaryKey ? state.ledger : parsed.ledger;
-    previous = mergeLedgers(previous, own, { cleanCalls: new Set(), assistantSpoke: false });
+    previous = mergeLedgers(previous, own, { cleanCalls: new Set(), assistantSpoke: false }, replaced);
     carried.push(...parsed.narrative);
   }
   const positions = items.map((_, i) => i).filter((i) => items[i]!.role !== 'summary');
@@ -61,9 +64,14 @@ export function buildFoldLedger(
     ...(seqs ? { seqs: positions.map((i) => seqs[i] ?? null) } : {}),
     taskKnown: previous.task !== undefined,
   });
-  const ledger = mergeLedgers(previous, next, {
-    cleanCalls: cleanCalls(fresh),
-    assistantSpoke: fresh.some((i) => i.role === 'assistant' && i.text.trim() !== ''),
-  });
-  return { ledger, previous, carried };
+  const ledger = mergeLedgers(
+    previous,
+    next,
+    {
+      cleanCalls: cleanCalls(fresh),
+      assistantSpoke: fresh.some((i) => i.role === 'assistant' && i.text.trim() !== ''),
+    },
+    replaced
+  );
+  return { ledger, previous, carried, replaced };
 }

@@ -21,9 +21,15 @@ export interface MergeContext {
 /**
  * Merges `next` (newer) into `previous`.
  *
+ * @param replaced receives the entries a newer one replaced
  * @returns the merged ledger: the previous task (else the new one), carried entries still current, then new ones
  */
-export function mergeLedgers(previous: StateLedger, next: StateLedger, ctx: MergeContext): StateLedger {
+export function mergeLedgers(
+  previous: StateLedger,
+  next: StateLedger,
+  ctx: MergeContext,
+  replaced: LedgerEntry[] = []
+): StateLedger {
   const newTaskList = next.entries.some((e) => e.kind === 'goal' && e.status !== undefined);
   let entries = previous.entries
     .filter((e) => {
@@ -32,7 +38,7 @@ export function mergeLedgers(previous: StateLedger, next: StateLedger, ctx: Merg
     })
     // A carried question the assistant has since spoken after stays as something the user said.
     .map((e) => (e.kind === 'question' && ctx.assistantSpoke ? { ...e, kind: 'said' as const } : e));
-  for (const e of next.entries) entries = addEntry(entries, e);
+  for (const e of next.entries) entries = addEntry(entries, e, replaced);
   const task = previous.task ?? next.task;
   return { ...(task ? { task } : {}), entries };
 }
@@ -40,16 +46,18 @@ export function mergeLedgers(previous: StateLedger, next: StateLedger, ctx: Merg
 /**
  * Adds one entry: an exact repeat is dropped (the first keeps its sequence number), a superseded entry is removed.
  *
+ * @param replaced receives the entries `e` replaced
  * @returns the new entry list
  */
-export function addEntry(entries: readonly LedgerEntry[], e: LedgerEntry): LedgerEntry[] {
+export function addEntry(entries: readonly LedgerEntry[], e: LedgerEntry, replaced: LedgerEntry[] = []): LedgerEntry[] {
   if (entries.some((x) => norm(x.text) === norm(e.text))) return [...entries];
-  let replaced = entries.filter((x) => replacement(e, x) === 'strict');
+  let gone = entries.filter((x) => replacement(e, x) === 'strict');
   // Filling a slot on less than most of its subject, an update replaces the latest entry in it only.
-  if (replaced.length === 0) replaced = entries.filter((x) => replacement(e, x) === 'slot').slice(-1);
-  if (replaced.length === 0) return [...entries, e];
-  const last = replaced[replaced.length - 1]!;
+  if (gone.length === 0) gone = entries.filter((x) => replacement(e, x) === 'slot').slice(-1);
+  if (gone.length === 0) return [...entries, e];
+  replaced.push(...gone);
+  const last = gone[gone.length - 1]!;
   // A replaced decision is named by its archive number, not restated: its old value in the context is a trap.
   const added = e.kind === 'decision' && last.seq !== null ? { ...e, was: `#${last.seq}` } : e;
-  return [...entries.filter((x) => !replaced.includes(x)), added];
+  return [...entries.filter((x) => !gone.includes(x)), added];
 }
