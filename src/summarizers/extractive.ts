@@ -4,7 +4,7 @@
  * half the caps, then the fold fails unfolded.
  */
 import type { Transcript } from '../core/messages/types';
-import { writeDigest, type WrittenDigest } from './extractive/digest';
+import { SOFT_SHARE, writeDigest, type WrittenDigest } from './extractive/digest';
 import { budgetRoom, digestCap, summaryCap } from './limits';
 import type { Candidate } from './attempt-loop';
 import type { SummarizeRequest, SummarizerConfig, TextCounter } from './types';
@@ -33,6 +33,9 @@ export function extractiveAttempt(
       ...(req.seqs ? { seqs: req.seqs } : {}),
       ...(req.focus ? { focus: req.focus } : {}),
       ...(req.ledger ? { state: req.ledger } : {}),
+      // What earlier summaries carried keeps its room up to the summary's usual size at this budget, whatever the fold
+      // takes in: past that, a fold would land above the plan's target and the next one would come sooner.
+      carriedSoftTokens: half(Math.floor(SOFT_SHARE * digestCap(config, req.budget))),
       count: (s) => counter.countText(s),
     });
   const cap = summaryCap(req.budget, req.foldedTokens);

@@ -36,6 +36,11 @@ export interface DigestOptions {
   focus?: string;
   /** The ledger carried from the last fold (see `buildFoldLedger`). */
   state?: CarriedLedger;
+  /**
+   * The most room the soft entries earlier summaries carried keep, tokens: past it they share the usual soft room.
+   * @default no bound
+   */
+  carriedSoftTokens?: number;
   count: Count;
 }
 
@@ -134,7 +139,7 @@ export function writeDigest(items: readonly Item[], options: DigestOptions): Wri
     // summaries carried keeps its room, or every fold would cut the room of what they carry to a tenth.
     softTokens: Math.max(
       Math.floor(SOFT_SHARE * Math.min(options.narrativeTokens ?? maxTokens, maxTokens)),
-      softTokens(previous, count)
+      Math.min(softTokens(previous, count), options.carriedSoftTokens ?? Infinity)
     ),
     ...(options.taskTokens !== undefined ? { taskTokens: options.taskTokens } : {}),
     count,
