@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createTokenCounter } from '../../../src/tokens';
 import { corpusConversations } from '../../../test/support/corpus';
 import { loadFactSet } from './facts';
-import { factsOfRun, holds, messageText, parts, SCENARIOS, MIN_BUDGET, ROOMY_SHARE, tokensOf } from './measure';
+import { factsOfRun, hasRoom, holds, messageText, parts, SCENARIOS, MIN_BUDGET, tokensOf } from './measure';
 import type { PlantedFact } from './plant';
 import { plantFacts } from './plant';
 import { cleanUp, publicFold } from './public-fold';
@@ -61,14 +61,11 @@ async function main(): Promise<void> {
       const planted = plantFacts(messages, chosen.facts, chosen.updates, seed);
       const original = tokensOf(planted.messages, counter);
       const originalSet = new Set(planted.messages.map((m) => JSON.stringify(m)));
-      const instructions = tokensOf(
-        planted.messages.filter((m) => m.role === 'system'),
-        counter
-      );
       for (const sc of SCENARIOS) {
         if (only && sc.name !== only) continue;
         const budgets = sc.shares.map((s) => Math.max(MIN_BUDGET, Math.round(s * original)));
-        if (process.env.DIAG_ROOMY === '1' && instructions > ROOMY_SHARE * budgets[budgets.length - 1]!) continue;
+        if (process.env.DIAG_ROOMY === '1' && !hasRoom(planted.messages, budgets[budgets.length - 1]!, counter))
+          continue;
         const feed = sc.parts ? parts(planted.messages, budgets.length) : [planted.messages];
         let context: Message[] = [];
         const contexts: Message[][] = [];

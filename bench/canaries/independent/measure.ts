@@ -97,6 +97,14 @@ const emptyResult = (): MethodResult => ({
 export const tokensOf = (messages: readonly Message[], counter: TokenCounter): number =>
   counter.countMessages([...messages], 'chat').reduce((a, b) => a + b, 0) + counter.replyPriming;
 
+/** @returns whether a run's last budget has room beside the session's instructions (see {@link ROOMY_SHARE}) */
+export const hasRoom = (session: readonly Message[], lastBudget: number, counter: TokenCounter): boolean =>
+  tokensOf(
+    session.filter((m) => m.role === 'system'),
+    counter
+  ) <=
+  ROOMY_SHARE * lastBudget;
+
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 // A value is found only as a whole token: "500 records" is not found in "1500 records".
 const bounded = (value: string): RegExp => new RegExp(`(?<![\\w.$-])${escape(value.toLowerCase())}(?![\\w])`);
@@ -242,19 +250,15 @@ export async function measureIndependent(options: IndependentOptions): Promise<I
         const chosen = factsOfRun(options.facts, run++, options.perType);
         const planted = plantFacts(messages, chosen.facts, chosen.updates, seed);
         const original = tokensOf(planted.messages, counter);
-        const instructions = tokensOf(
-          planted.messages.filter((m) => m.role === 'system'),
-          counter
-        );
         for (const sc of scenarios) {
           const budgets = sc.shares.map((s) => Math.max(MIN_BUDGET, Math.round(s * original)));
           const feed = sc.parts ? parts(planted.messages, budgets.length) : [planted.messages];
           const last = budgets[budgets.length - 1]!;
           const roomy = report.roomy[sc.name]!;
           roomy.runs.total += 1;
-          roomy.runs.kept += instructions <= ROOMY_SHARE * last ? 1 : 0;
-          const sinks =
-            instructions <= ROOMY_SHARE * last ? [report.scenarios[sc.name]!, roomy] : [report.scenarios[sc.name]!];
+          const room = hasRoom(planted.messages, last, counter);
+          roomy.runs.kept += room ? 1 : 0;
+          const sinks = room ? [report.scenarios[sc.name]!, roomy] : [report.scenarios[sc.name]!];
           let context: Message[] = [];
           for (let k = 0; k < budgets.length; k++) {
             context = [...context, ...(feed[k] ?? [])];
