@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { loadFactSet, parseFactSet } from '../../bench/canaries/independent/facts';
+import { loadFactSet, parseFactSet, valuePattern } from '../../bench/canaries/independent/facts';
 import { measureIndependent, SCENARIOS } from '../../bench/canaries/independent/measure';
 import type { IndependentReport } from '../../bench/canaries/independent/measure';
 
@@ -38,6 +38,29 @@ describe('independent canary harness', function () {
           updates: [{ first: 'A is 1.', later: 'A is 2.', oldValue: ['3'], newValue: ['2'] }],
         }),
       /updates\[0\]: no oldValue/
+    );
+  });
+
+  it('finds a value as a whole token, beside a sign, a hyphen or a plural', () => {
+    const found = (value: string, text: string): boolean => valuePattern(value).test(text.toLowerCase());
+    assert.ok(found('5,000', 'the cap is now $5,000'));
+    assert.ok(found('Wednesday', 'deploys on Wednesdays only'));
+    assert.ok(found('March', 'the launch slipped to mid-March'));
+    assert.ok(found('finance-ops@', 'send them to finance-ops@lumenpay.io'));
+    assert.ok(!found('500', 'we have 1500 records'));
+    assert.ok(!found('500', 'a 2.500 ms delay'));
+    assert.ok(!found('2,000', 'it was $2,000.50'));
+    assert.ok(!found('may', 'maybe later'));
+  });
+
+  it('refuses an update whose later statement does not state its new value as the measurement finds it', () => {
+    assert.throws(
+      () =>
+        parseFactSet({
+          facts: [],
+          updates: [{ first: 'Batches of 200.', later: 'Batches of 1500 now.', oldValue: ['200'], newValue: ['500'] }],
+        }),
+      /updates\[0\]: no newValue/
     );
   });
 

@@ -5,6 +5,29 @@
  */
 import { readFileSync } from 'node:fs';
 
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * How an update's value is found in a text (lower-cased): as a whole token where its edge is a letter or digit, so
+ * "500" is not found in "1500" or "2.500" and "may" not in "maybe", while a sign or hyphen beside it does not hide it
+ * ("$5,000", "mid-March") and neither does a plural ("Wednesdays"). An edge that is itself a sign ("finance-ops@")
+ * needs no boundary.
+ *
+ * @returns the pattern
+ */
+export function valuePattern(value: string): RegExp {
+  const v = value.toLowerCase();
+  const left = /^\d/.test(v) ? '(?<![\\w])(?<!\\d[.,])' : /^\w/.test(v) ? '(?<![\\w])' : '';
+  const right = /[a-z]$/.test(v)
+    ? '(?:e?s)?(?![\\w])'
+    : /\d$/.test(v)
+      ? '(?![\\w])(?![.,]\\d)'
+      : /\w$/.test(v)
+        ? '(?![\\w])'
+        : '';
+  return new RegExp(`${left}${escape(v)}${right}`);
+}
+
 /** Who says a fact in the conversation. */
 export type Speaker = 'user' | 'assistant' | 'tool';
 
@@ -92,8 +115,9 @@ export function parseFactSet(json: unknown): FactSet {
       const later = str(u.later, `${at}.later`);
       const oldValue = alternatives(u.oldValue, `${at}.oldValue`);
       const newValue = alternatives(u.newValue, `${at}.newValue`);
+      // Found as the measurement finds it: a statement kept verbatim must count as stating its value.
       const within = (text: string, values: string[]): boolean =>
-        values.some((v) => text.toLowerCase().includes(v.toLowerCase()));
+        values.some((v) => valuePattern(v).test(text.toLowerCase()));
       if (!within(first, oldValue)) throw new Error(`${at}: no oldValue is in first`);
       if (!within(later, newValue)) throw new Error(`${at}: no newValue is in later`);
       return {

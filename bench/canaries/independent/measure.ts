@@ -11,6 +11,7 @@ import { corpusConversations } from '../../../test/support/corpus';
 import { argumentText } from '../../../src/core/fold/identifiers';
 import { checklistBaseline, keepTail } from './baselines';
 import type { FactSet } from './facts';
+import { valuePattern } from './facts';
 import type { PlantedFact, Position } from './plant';
 import { plantFacts, POSITIONS } from './plant';
 import { cleanUp, publicFold } from './public-fold';
@@ -105,10 +106,6 @@ export const hasRoom = (session: readonly Message[], lastBudget: number, counter
   ) <=
   ROOMY_SHARE * lastBudget;
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-// A value is found only as a whole token: "500 records" is not found in "1500 records".
-const bounded = (value: string): RegExp => new RegExp(`(?<![\\w.$-])${escape(value.toLowerCase())}(?![\\w])`);
-
 /** The text of one message as the model reads it: its content and its calls' arguments, lower-cased. */
 export function messageText(m: Message): string {
   const content = typeof m.content === 'string' ? m.content : m.content == null ? '' : JSON.stringify(m.content);
@@ -118,7 +115,7 @@ export function messageText(m: Message): string {
 
 /** @returns whether one message of the context holds every probe group of `p` (each by one of its alternatives) */
 export function holds(texts: readonly string[], p: PlantedFact): boolean {
-  const groups = p.probes.map((g) => g.map((x) => (p.update ? bounded(x) : x.toLowerCase())));
+  const groups = p.probes.map((g) => g.map((x) => (p.update ? valuePattern(x) : x.toLowerCase())));
   return texts.some((t) => groups.every((g) => g.some((x) => (typeof x === 'string' ? t.includes(x) : x.test(t)))));
 }
 
@@ -139,7 +136,7 @@ export function statesStale(
   if (inContext.has(JSON.stringify(session[p.update.firstAt])) || inContext.has(JSON.stringify(session[p.at])))
     return undefined;
   const original = new Set(session.map((m) => JSON.stringify(m)));
-  const values = p.update.oldValue.map(bounded);
+  const values = p.update.oldValue.map(valuePattern);
   return context.some((m) => !original.has(JSON.stringify(m)) && values.some((v) => v.test(messageText(m))));
 }
 
