@@ -104,6 +104,7 @@ export class InProcessConversation {
       head,
       foldedTokens: plan.foldedTokens,
       keptTokens: plan.keptTokens,
+      ...(plan.carriedRoomTokens !== undefined ? { carriedRoomTokens: plan.carriedRoomTokens } : {}),
       hotPaths: s.hotPaths,
     });
     if (!result.ok) return undefined;

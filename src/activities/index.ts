@@ -276,6 +276,7 @@ export async function summarizeHead(
     model: input.model,
     foldedTokens: input.foldedTokens,
     ...(input.keptTokens !== undefined ? { keptTokens: input.keptTokens } : {}),
+    ...(input.carriedRoomTokens !== undefined ? { carriedRoomTokens: input.carriedRoomTokens } : {}),
     summarizer: input.summarizer,
     ...(input.heartbeatMs !== undefined ? { heartbeatMs: input.heartbeatMs } : {}),
     ...(input.systemPrompt ? { systemPrompt: input.systemPrompt } : {}),

@@ -42,6 +42,8 @@ export interface SummarizeFoldInput {
   foldedTokens: number;
   /** Counted tokens the folded context keeps beside the summary (see `SummarizeRequest.keptTokens`). */
   keptTokens?: number;
+  /** The room the plan set aside for the summary, what earlier summaries carry included (`FoldPlan.carriedRoomTokens`). */
+  carriedRoomTokens?: number;
   /** Files read often lately: eviction keeps their latest read verbatim. */
   hotPaths?: HotPaths;
   /** Heartbeat interval while the model writes, ms (the conversation's `limits`). @default the worker's */

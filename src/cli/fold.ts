@@ -3,6 +3,7 @@
  * same fold step as the workflow (`beginFold` → `summarizeOutcome` → `completeFold`, src/workflows/fold/fold-step.ts) and
  * the same summarizing code as its activity (`summarizeHead`).
  */
+import { NEW_CONVERSATION_RESERVE } from '../contract/fold-target';
 import { summarizeHead } from '../activities';
 import { createSummarizeActivity } from '../activities/summarize';
 import { loadConfig } from '../config/load-config';
@@ -69,7 +70,12 @@ export async function runFold(args: string[], io: CliIO): Promise<number> {
     throw err;
   }
   const total = (counts: readonly number[]): number => counts.reduce((a, b) => a + b, 0) + fixedTokens;
-  const plan = planFold({ transcript, tokens, fixedTokens, options: { budget, policy } });
+  const plan = planFold({
+    transcript,
+    tokens,
+    fixedTokens,
+    options: { budget, policy, summaryReserve: NEW_CONVERSATION_RESERVE },
+  });
   const tokensBefore = total(tokens);
   if (!plan.fold || plan.kind === 'truncate') {
     // Declined over the budget (nothing it may fold, or too little): say so as a folded context over it would.
@@ -79,11 +85,23 @@ export async function runFold(args: string[], io: CliIO): Promise<number> {
   }
   const ticket = beginFold({ plan, raws: messages, tokensBefore, startedAt: Date.now() });
   const head = plan.summarize.map((i) => messages[i]);
-  const { foldedTokens, keptTokens } = plan;
+  const { foldedTokens, keptTokens, carriedRoomTokens } = plan;
   const summarize = createSummarizeActivity({ profiles, counterFor, outsideActivity: true });
   const outcome = await summarizeOutcome(async () =>
     outcomeOfSummarizeFold(
-      await summarizeHead(head, { format, model, budget, summarizer, foldedTokens, keptTokens }, summarize)
+      await summarizeHead(
+        head,
+        {
+          format,
+          model,
+          budget,
+          summarizer,
+          foldedTokens,
+          keptTokens,
+          ...(carriedRoomTokens !== undefined ? { carriedRoomTokens } : {}),
+        },
+        summarize
+      )
     )
   );
   const countOf = new Map(messages.map((raw, i) => [raw, tokens[i] ?? 0]));

@@ -5,6 +5,7 @@
  * folded context would hold them. The file is planned as the workflow would store it: a call the agent moved on from
  * counts with its "not run" result (which has no index in the file).
  */
+import { NEW_CONVERSATION_RESERVE } from '../contract/fold-target';
 import { normalize } from '../core/messages/normalize';
 import { answerAbandonedCalls } from './answer-abandoned';
 import type { MessageFormat } from '../core/messages/types';
@@ -63,7 +64,8 @@ export function runPlan(args: string[], io: CliIO): Promise<number> {
     const counter = createTokenCounter({ model });
     const tokens = counter.countMessages(messages, transcript.format);
     const fixedTokens = counter.replyPriming + counter.countTools(tools);
-    const plan = planFold({ transcript, tokens, fixedTokens, options: { budget, policy } });
+    const options = { budget, policy, summaryReserve: NEW_CONVERSATION_RESERVE };
+    const plan = planFold({ transcript, tokens, fixedTokens, options });
     const { fold, reason } = plan;
     const inFile = (indices: number[]): number[] => indices.map((i) => origin[i]!).filter((i) => i >= 0);
     const split = origin.slice(0, plan.split).filter((i) => i >= 0).length;

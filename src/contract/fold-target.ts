@@ -20,6 +20,12 @@ import { DEFAULT_TRIGGER_RATIO } from '../core/plan/options';
 export const NEW_CONVERSATION_TARGET_RATIO = 0.25;
 
 /**
+ * How a new conversation sizes its summary's room: `carried`, so what earlier summaries carry keeps its room and the
+ * kept tail shrinks first (`CompactionOptions.summaryReserve`; the core's own default stays `fixed`).
+ */
+export const NEW_CONVERSATION_RESERVE = 'carried' as const;
+
+/**
  * Whether a default fold target may apply under a trigger: only when the trigger is above it, or a fold could not
  * bring the context under the point where the next one starts. The conversation's defaults and the Compactor both
  * ask this.
@@ -31,14 +37,15 @@ export function targetFitsUnder(target: number, trigger: number | undefined): bo
 }
 
 /**
- * @returns the worker's configured defaults with the new-conversation fold target under them: configured settings
- *   win, a configured `plan` replaces it, and it is left out when the configured trigger is not above it.
+ * @returns the worker's configured defaults with the new-conversation fold target and summary reserve under them:
+ *   configured settings win, a configured `plan` replaces both, and they are left out when the configured trigger is
+ *   not above the target.
  */
 export function withFoldTarget(configured: SettingsPatch | undefined): SettingsPatch {
   const patch = configured ?? {};
   if (patch.plan !== undefined) return patch;
   if (!targetFitsUnder(NEW_CONVERSATION_TARGET_RATIO, patch.triggerRatio)) return patch;
-  return { ...patch, plan: { targetRatio: NEW_CONVERSATION_TARGET_RATIO } };
+  return { ...patch, plan: { targetRatio: NEW_CONVERSATION_TARGET_RATIO, summaryReserve: NEW_CONVERSATION_RESERVE } };
 }
 
 /**

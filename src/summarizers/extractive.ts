@@ -34,8 +34,11 @@ export function extractiveAttempt(
       ...(req.focus ? { focus: req.focus } : {}),
       ...(req.ledger ? { state: req.ledger } : {}),
       // What earlier summaries carried keeps its room up to the summary's usual size at this budget, whatever the fold
-      // takes in: past that, a fold would land above the plan's target and the next one would come sooner.
-      carriedSoftTokens: half(Math.floor(SOFT_SHARE * digestCap(config, req.budget))),
+      // takes in, or up to the room the plan set aside for it: past that, a fold would land above the plan's target
+      // and the next one would come sooner.
+      carriedSoftTokens: half(
+        Math.max(Math.floor(SOFT_SHARE * digestCap(config, req.budget)), req.carriedRoomTokens ?? 0)
+      ),
       count: (s) => counter.countText(s),
     });
   const cap = summaryCap(req.budget, req.foldedTokens);

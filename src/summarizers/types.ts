@@ -104,6 +104,11 @@ export interface SummarizeRequest {
    * excepted. @default unknown (the summary is sized by the budget alone)
    */
   keptTokens?: number;
+  /**
+   * The room the fold's plan set aside for the summary, what earlier summaries carry included: the extractive summary
+   * keeps their entries within it (`summaryReserve: 'carried'`). @default the summary's usual share for them
+   */
+  carriedRoomTokens?: number;
   /** The agent's own system prompt, to lead the request (a shared prompt-cache prefix). */
   systemPrompt?: string;
   /** Archive sequence number of each message of `messages` (`null`: not archived), for the ledger's pointers. */

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import {
   mergeStartSettings,
+  NEW_CONVERSATION_RESERVE,
   NEW_CONVERSATION_TARGET_RATIO,
   targetFitsUnder,
   withFoldTarget,
@@ -9,19 +10,18 @@ import { defaultSettings, mergeSettings, planOptions } from '../../src/contract/
 import { DEFAULT_TRIGGER_RATIO, resolveOptions } from '../../src/core/plan/options';
 
 describe('new-conversation fold target', () => {
-  it('puts the target under the configured defaults, which still win', () => {
-    assert.deepEqual(withFoldTarget(undefined), { plan: { targetRatio: NEW_CONVERSATION_TARGET_RATIO } });
-    assert.deepEqual(withFoldTarget({ budget: 32_000 }), {
-      budget: 32_000,
-      plan: { targetRatio: NEW_CONVERSATION_TARGET_RATIO },
-    });
+  const newPlan = { targetRatio: NEW_CONVERSATION_TARGET_RATIO, summaryReserve: NEW_CONVERSATION_RESERVE };
+
+  it('puts the target and the carried reserve under the configured defaults, which still win', () => {
+    assert.deepEqual(withFoldTarget(undefined), { plan: newPlan });
+    assert.deepEqual(withFoldTarget({ budget: 32_000 }), { budget: 32_000, plan: newPlan });
     assert.deepEqual(withFoldTarget({ plan: { keepTurns: 3 } }), { plan: { keepTurns: 3 } });
   });
 
   it('is left out when the configured trigger is not above it, and merges with one that is', () => {
     assert.equal(withFoldTarget({ triggerRatio: NEW_CONVERSATION_TARGET_RATIO }).plan, undefined);
     const low = withFoldTarget({ triggerRatio: 0.3 });
-    assert.deepEqual(low.plan, { targetRatio: NEW_CONVERSATION_TARGET_RATIO });
+    assert.deepEqual(low.plan, newPlan);
     assert.doesNotThrow(() => mergeSettings(defaultSettings, low));
   });
 

@@ -40,6 +40,11 @@ describe('conversation settings', () => {
     ],
     ['a fractional plan count', { plan: { keepTurns: 2.5 } }, /plan\.keepTurns must be an integer/],
     ['an unknown roundsMode', { plan: { roundsMode: 'drop' } }, /plan\.roundsMode must be 'compress' or 'truncate'/],
+    [
+      'an unknown summaryReserve',
+      { plan: { summaryReserve: 'grow' } },
+      /plan\.summaryReserve must be 'fixed' or 'carried'/,
+    ],
     ['a constructor key', JSON.parse('{"constructor": 1}'), /unknown key 'settings.constructor'/],
     ['a __proto__ key', JSON.parse('{"__proto__": {"budget": 5}}'), /unknown key 'settings.__proto__'/],
     ['a toString key in plan', { plan: { toString: 1 } }, /unknown key 'plan.toString'/],

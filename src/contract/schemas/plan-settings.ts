@@ -61,6 +61,7 @@ export const planSettingsSchema = z.strictObject(
   {
     minMessages: z.optional(intFrom(0, 100_000)),
     summaryReserveTokens: z.optional(intFrom(0, 1_000_000)),
+    summaryReserve: z.optional(z.enum(['fixed', 'carried'], says("must be 'fixed' or 'carried'"))),
     keepTurns: z.optional(intFrom(0, 100_000)),
     keepLast: z.optional(intFrom(0, 100_000)),
     keepRecentCount: z.optional(intFrom(0, 100_000)),

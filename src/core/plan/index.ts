@@ -2,13 +2,16 @@
 export { planFold } from './plan';
 export type { FoldPlan, PlanInput, PlanKind, PlanPredicates } from './types';
 export {
+  CARRIED_RESERVE_SHARE,
   KEEP_POLICIES,
   PlanOptionsError,
+  SUMMARY_RESERVES,
   resolveOptions,
   type CompactionOptions,
   type ItemSelector,
   type KeepPolicy,
   type ResolvedOptions,
+  type SummaryReserve,
 } from './options';
 export { safeCuts, safeAtOrBefore, cutGroups } from './safe-cut';
 export { keepVerbatim, matchesSelector } from './selector';

@@ -10,6 +10,15 @@ export type KeepPolicy = 'auto' | 'turns' | 'items' | 'ratio' | 'rounds' | 'toke
 /** All keep policies, in documentation order. */
 export const KEEP_POLICIES: readonly KeepPolicy[] = ['auto', 'turns', 'items', 'ratio', 'rounds', 'tokens'];
 
+/** How the `auto` policy sizes the summary's room (see `CompactionOptions.summaryReserve`). */
+export type SummaryReserve = 'fixed' | 'carried';
+
+/** The ways to size the summary's room, in documentation order. */
+export const SUMMARY_RESERVES: readonly SummaryReserve[] = ['fixed', 'carried'];
+
+/** The largest share of the budget a `carried` reserve sets aside for what earlier summaries carry. */
+export const CARRIED_RESERVE_SHARE = 0.25;
+
 /** Selects items by id, role or tool name (JSON-serialisable); an item matches when any listed criterion matches. */
 export interface ItemSelector {
   /** Item ids (typed-message `id`, Responses item `id`). */
@@ -39,6 +48,12 @@ export interface CompactionOptions {
   targetRatio?: number;
   /** `auto`: tokens set aside for the summary when sizing the tail. @default min(floor(budget / 10), 4096) */
   summaryReserveTokens?: number;
+  /**
+   * `auto`: `fixed` sets aside `summaryReserveTokens`; `carried` sets aside at least what the earlier summaries in the
+   * transcript take, up to {@link CARRIED_RESERVE_SHARE} of the budget, so the kept tail shrinks before what they
+   * carry is cut. New conversations of the workflow and the CLI start with `carried`. @default 'fixed'
+   */
+  summaryReserve?: SummaryReserve;
   /**
    * `auto`: a user-turn boundary is chosen over a safe point inside a turn unless it keeps less than this share of
    * what the inner point keeps. @default 0.5
@@ -110,6 +125,7 @@ export function resolveOptions(o: CompactionOptions): ResolvedOptions {
     minMessages: o.minMessages ?? 4,
     targetRatio: o.targetRatio ?? 0.5,
     summaryReserveTokens: o.summaryReserveTokens ?? Math.min(Math.floor(budget / 10), 4096),
+    summaryReserve: o.summaryReserve ?? 'fixed',
     turnPreference: o.turnPreference ?? 0.5,
     pinTurnOpening: o.pinTurnOpening ?? 0.1,
     keepTurns: o.keepTurns ?? 8,
@@ -145,6 +161,11 @@ export function resolveOptions(o: CompactionOptions): ResolvedOptions {
   }
   if (r.keepRecentCount !== undefined && !(Number.isInteger(r.keepRecentCount) && r.keepRecentCount >= 0)) {
     throw new PlanOptionsError(`keepRecentCount must be a non-negative integer, got ${r.keepRecentCount}`);
+  }
+  if (!SUMMARY_RESERVES.includes(r.summaryReserve)) {
+    throw new PlanOptionsError(
+      `summaryReserve must be one of ${SUMMARY_RESERVES.join(', ')}, got '${String(r.summaryReserve)}'`
+    );
   }
   if (r.roundsMode !== 'compress' && r.roundsMode !== 'truncate') {
     throw new PlanOptionsError(`roundsMode must be 'compress' or 'truncate', got '${String(r.roundsMode)}'`);

@@ -5,6 +5,7 @@
 import { minFoldDecline } from './min-fold';
 import { resolveOptions, PlanOptionsError, type ResolvedOptions } from './options';
 import { POLICIES } from './policies';
+import { summaryReserve } from './policies/auto';
 import { safeAtOrBefore } from './safe-cut';
 import { selectWith } from './selector';
 import { expandToGroups, policyContext } from './context';
@@ -103,6 +104,7 @@ export function planFold(input: PlanInput): FoldPlan {
     tail,
     dropped,
     keptTokens,
+    ...(o.policy === 'auto' && o.summaryReserve === 'carried' ? { carriedRoomTokens: summaryReserve(ctx) } : {}),
   };
 
   if (decision.kind === 'truncate') {

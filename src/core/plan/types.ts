@@ -60,4 +60,9 @@ export interface FoldPlan {
   foldedTokens: number;
   /** Tokens of the kept items plus `fixedTokens`: the folded context's size without the summary. */
   keptTokens: number;
+  /**
+   * `auto` with `summaryReserve: 'carried'`: the room the plan set aside for the summary, what earlier summaries carry
+   * included; the summarizer keeps their entries within it. Absent otherwise.
+   */
+  carriedRoomTokens?: number;
 }

@@ -210,6 +210,7 @@ export class Compactor {
       model: this.options.model,
       foldedTokens: plan.foldedTokens,
       keptTokens: plan.keptTokens,
+      ...(plan.carriedRoomTokens !== undefined ? { carriedRoomTokens: plan.carriedRoomTokens } : {}),
       summarizer: this.options.summarizer,
       ...(this.options.systemPrompt !== undefined ? { systemPrompt: this.options.systemPrompt } : {}),
       ...(this.remembered.ledger ? { ledger: this.remembered.ledger } : {}),

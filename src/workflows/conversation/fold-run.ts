@@ -235,6 +235,7 @@ export async function summarizeTicket(
     head,
     foldedTokens: ticket.plan.foldedTokens,
     keptTokens: ticket.plan.keptTokens,
+    ...(ticket.plan.carriedRoomTokens !== undefined ? { carriedRoomTokens: ticket.plan.carriedRoomTokens } : {}),
     hotPaths: s.hotPaths,
     heartbeatMs: limits.summarizeHeartbeatIntervalMs,
     ...(system.length > 0 ? { system } : {}),

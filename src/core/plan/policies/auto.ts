@@ -1,3 +1,4 @@
+import { CARRIED_RESERVE_SHARE } from '../options';
 import type { Policy, PolicyContext } from './types';
 import { shortestSafeTail } from './tokens';
 
@@ -15,6 +16,19 @@ function openerToKeep(ctx: PolicyContext, s: number): number | undefined {
   return ctx.tokens[t]! <= ctx.options.pinTurnOpening * ctx.options.budget ? t : undefined;
 }
 
+/**
+ * The tokens set aside for the summary: `summaryReserveTokens`, or with a `carried` reserve at least what the earlier
+ * summaries in the transcript take, up to `CARRIED_RESERVE_SHARE × budget`.
+ *
+ * @returns the reserve in tokens
+ */
+export function summaryReserve(ctx: PolicyContext): number {
+  const { summaryReserveTokens, summaryReserve: how, budget } = ctx.options;
+  if (how !== 'carried') return summaryReserveTokens;
+  const carried = ctx.items.reduce((sum, item, i) => sum + (item.role === 'summary' ? ctx.tokens[i]! : 0), 0);
+  return Math.max(summaryReserveTokens, Math.min(carried, Math.floor(CARRIED_RESERVE_SHARE * budget)));
+}
+
 /** Size of the folded context for a cut at `s`, without the summary itself. */
 function keptCost(ctx: PolicyContext, s: number, opener: number | undefined): number {
   const openerTokens =
@@ -26,7 +40,9 @@ function keptCost(ctx: PolicyContext, s: number, opener: number | undefined): nu
  * `auto` — the default, built for real agent sessions (a handful of user turns, up to hundreds of tool calls).
  *
  * Target: the folded context — fixed tokens, hoisted instructions, pinned items, the tail and a summary reserve of
- * `summaryReserveTokens` (default min(budget/10, 4096)) — fits `targetRatio × budget` (default 0.5). With the
+ * `summaryReserveTokens` (default min(budget/10, 4096); with `summaryReserve: 'carried'` at least what the earlier
+ * summaries take, up to 15% of the budget, so the tail shrinks before what they carry is cut) — fits
+ * `targetRatio × budget` (default 0.5). With the
  * trigger at 0.9 a fold therefore lands near half the budget, so a conversation folds again only after growing by
  * about 40% of the budget: no fold-every-turn thrash.
  *
@@ -38,7 +54,7 @@ function keptCost(ctx: PolicyContext, s: number, opener: number | undefined): nu
  */
 export const autoPolicy: Policy = (ctx) => {
   const n = ctx.items.length;
-  const target = Math.floor(ctx.options.targetRatio * ctx.options.budget) - ctx.options.summaryReserveTokens;
+  const target = Math.floor(ctx.options.targetRatio * ctx.options.budget) - summaryReserve(ctx);
   let anyCut: number | undefined;
   let turnCut: number | undefined;
   for (let s = ctx.firstBody + 1; s < n && (anyCut === undefined || turnCut === undefined); s++) {

@@ -1,4 +1,6 @@
 import { strict as assert } from 'node:assert';
+import { SUMMARY_MARKER } from '../../../../src/core/messages/summary-marker';
+import { CARRIED_RESERVE_SHARE, PlanOptionsError, resolveOptions } from '../../../../src/core/plan/options';
 import { calls, plan, result, say, sys, user, type Msg } from '../fixtures';
 
 /** One long agent turn: a task, then `n` call/result pairs of the given size. */
@@ -84,5 +86,51 @@ describe('auto policy (default)', () => {
     assert.equal(p.fold, true);
     assert.equal(p.split, 4);
     assert.match(p.reason, /no safe cut meets the target/);
+  });
+
+  describe('summaryReserve', () => {
+    /** A session that was folded before: the earlier summary, then one long turn. */
+    const folded = (): Msg[] => [
+      sys(),
+      user(`${SUMMARY_MARKER}: 40 earlier item(s) folded]\n\nRules: …`),
+      ...longTurn(30).slice(1),
+    ];
+    // 10 000 budget: system 300, the earlier summary 1 200, the task 300, then 60 items of 300.
+    const counts = (msgs: Msg[]): number[] => msgs.map((_, i) => (i === 1 ? 1200 : 300));
+
+    it("'fixed' (the default) sets aside summaryReserveTokens whatever earlier summaries take", () => {
+      const msgs = folded();
+      const { plan: p } = plan(msgs, { budget }, counts(msgs));
+      assert.equal(resolveOptions({ budget }).summaryReserve, 'fixed');
+      // Target 0.5 × 10 000 − 1 000 = 4 000.
+      assert.ok(p.keptTokens <= 4000 && p.keptTokens > 4000 - 2 * 300, `kept ${p.keptTokens}`);
+      assert.equal(p.carriedRoomTokens, undefined);
+    });
+
+    it("'carried' sets aside what the earlier summary takes, so the kept tail shrinks first", () => {
+      const msgs = folded();
+      const { plan: p } = plan(msgs, { budget, summaryReserve: 'carried' }, counts(msgs));
+      assert.ok(1200 <= Math.floor(CARRIED_RESERVE_SHARE * budget));
+      assert.equal(p.carriedRoomTokens, 1200);
+      // Target 0.5 × 10 000 − 1 200 = 3 800.
+      assert.ok(p.keptTokens <= 3800 && p.keptTokens > 3800 - 2 * 300, `kept ${p.keptTokens}`);
+    });
+
+    it("'carried' sets aside at most CARRIED_RESERVE_SHARE of the budget, and never less than the fixed reserve", () => {
+      const msgs = folded();
+      const big = msgs.map((_, i) => (i === 1 ? 9000 : 300));
+      const { plan: p } = plan(msgs, { budget, triggerRatio: 1, summaryReserve: 'carried' }, big);
+      assert.equal(p.carriedRoomTokens, Math.floor(CARRIED_RESERVE_SHARE * budget));
+      const fresh = longTurn(30);
+      const { plan: q } = plan(fresh, { budget, summaryReserve: 'carried' }, 300);
+      assert.equal(q.carriedRoomTokens, 1000, 'no earlier summary: the fixed reserve');
+    });
+
+    it('refuses an unknown value by name', () => {
+      assert.throws(
+        () => resolveOptions({ budget, summaryReserve: 'grow' as never }),
+        (e: unknown) => e instanceof PlanOptionsError && /summaryReserve must be one of fixed, carried/.test(e.message)
+      );
+    });
   });
 });
