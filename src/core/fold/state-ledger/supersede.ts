@@ -2,6 +2,7 @@
  * Whether a later ledger entry replaces an earlier one: the same subject with a new value, or an explicit withdrawal
  * of what the earlier one said. Kinds are compared first; then the subject words and names both state.
  */
+import { showsNewStateOfRecord } from './json-record';
 import { isStopWord, statementValues, stem, subjectWords } from './sentences';
 import type { EntryKind, LedgerEntry } from './types';
 
@@ -129,6 +130,12 @@ export function replacement(newer: LedgerEntry, older: LedgerEntry): Replacement
   // Of a tool result, what it showed is compared, not its call: two results of one tool share the call's words.
   const said = (e: LedgerEntry): string => e.text.replace(TOOL_RESULT, '');
   const [newText, oldText] = [said(newer), said(older)];
+  // Of two JSON records a tool showed, the later replaces the earlier only as a new state of the same record, whatever
+  // words they share: two customers read one after the other share every key.
+  if (TOOL_RESULT.test(newer.text) && TOOL_RESULT.test(older.text)) {
+    const record = showsNewStateOfRecord(newText, oldText);
+    if (record !== undefined) return record ? 'slot' : 'no';
+  }
   const cue = UPDATE_CUE.test(newText);
   const kinds =
     sameKind(newer.kind, older.kind) ||

@@ -238,6 +238,21 @@ describe('core/fold/state-ledger', () => {
       );
     });
 
+    it('lets a tool result showing the same record in a new state replace the earlier one, not another record', () => {
+      const seen = (text: string, seq: number): LedgerEntry => ({ kind: 'observation', text, seq });
+      const before = seen('crm(customer=41) → {"customer":{"shipping_address":"14 Elm Row, Edinburgh"}}', 1);
+      const moved = seen(
+        'crm(event=41) → {"event":"address_updated","customer":{"shipping_address":"2 Harbour Lane, Leith"}}',
+        2
+      );
+      assert.ok(supersedes(moved, before));
+      assert.ok(!supersedes(before, { ...moved, seq: 0 }), 'the later one has a leaf the earlier one lacks');
+      const one = seen('db(get) → {"id":7,"status":"open"}', 1);
+      assert.ok(!supersedes(seen('db(get) → {"id":8,"status":"closed"}', 2), one), 'another record');
+      assert.ok(supersedes(seen('db(get) → {"id":7,"status":"closed"}', 2), one), 'the same record, a new status');
+      assert.ok(!supersedes(seen('db(get) → status: closed (id 7)', 2), one), 'not JSON');
+    });
+
     it('reads renaming, slipping and rolling forward as changes, and a plural name as the same name', () => {
       const cases: [LedgerEntry, string][] = [
         [fact('The release we are cutting is 2.3.0.'), "We're renumbering: the release will be 3.0.0."],
