@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { NEW_CONVERSATION_TARGET_RATIO } from '../../src/contract/fold-target';
+import { NEW_CONVERSATION_RESERVE, NEW_CONVERSATION_TARGET_RATIO } from '../../src/contract/fold-target';
 import { createTokenCounter } from '../../src/tokens';
 import { corpusConversation } from '../support/corpus';
 import { driveConversation } from '../support/drive';
@@ -22,6 +22,9 @@ describe('the fold target of a new conversation', function () {
       // The worker's defaults gave the new conversation the target; explicit settings still win over it.
       assert.equal((await fresh.state()).settings.plan.targetRatio, NEW_CONVERSATION_TARGET_RATIO);
       assert.equal((await halfway.state()).settings.plan.targetRatio, 0.5);
+      // The carried summary reserve came with the target; a plan given at start replaces both.
+      assert.equal((await fresh.state()).settings.plan.summaryReserve, NEW_CONVERSATION_RESERVE);
+      assert.equal((await halfway.state()).settings.plan.summaryReserve, undefined);
       const folds = await fresh.folds();
       const halfwayFolds = await halfway.folds();
       assert.ok(folds.length >= 2, `expected at least two folds, got ${folds.length}`);

@@ -11,7 +11,8 @@ import { parseFoldRecord, type FoldRecord } from '../../core/fold/fold-record';
 import { currentFormatName, formatNamed } from '../../core/messages/format-name';
 import type { MessageFormat } from '../../core/messages/types';
 import { isCount, isObject } from '../../core/input/json-values';
-import { COMPACTOR_FOLD_TARGET } from './compactor-target';
+import { COMPACTOR_FOLD_TARGET, COMPACTOR_SUMMARY_RESERVE } from './compactor-target';
+import { SUMMARY_RESERVES, type SummaryReserve } from '../../core/plan/options';
 import { carriedLedgerProblem, type CarriedLedger } from '../../core/fold/state-ledger/carried-check';
 
 /**
@@ -71,6 +72,11 @@ export interface CompactorState {
    * caller sets wins. Absent (state saved before it): the core's 0.5, so a running host keeps folding as it did.
    */
   foldTarget?: number;
+  /**
+   * The default summary reserve this compactor resolved when its state was made (`COMPACTOR_SUMMARY_RESERVE`); a
+   * reserve the caller sets wins. Absent (state saved before it): the core's `fixed`.
+   */
+  summaryReserve?: SummaryReserve;
 }
 
 /** @returns the state of a compactor that has seen nothing yet. */
@@ -89,6 +95,7 @@ export function initialCompactorState(): CompactorState {
     foldCount: 0,
     lastError: null,
     foldTarget: COMPACTOR_FOLD_TARGET,
+    summaryReserve: COMPACTOR_SUMMARY_RESERVE,
   };
 }
 
@@ -126,6 +133,9 @@ export function parseCompactorState(value: unknown): CompactorState {
   if (!(s.lastError === null || (isObject(s.lastError) && typeof s.lastError.message === 'string'))) bad('lastError');
   if (!(s.foldTarget === undefined || (typeof s.foldTarget === 'number' && s.foldTarget > 0 && s.foldTarget < 1))) {
     bad('foldTarget');
+  }
+  if (!(s.summaryReserve === undefined || SUMMARY_RESERVES.includes(s.summaryReserve as SummaryReserve))) {
+    bad('summaryReserve');
   }
   const ledgerProblem = s.ledger == null ? undefined : carriedLedgerProblem(s.ledger, 'ledger');
   if (ledgerProblem) {

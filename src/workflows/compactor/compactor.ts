@@ -162,7 +162,7 @@ export class Compactor {
       fixedTokens: this.remembered.fixedTokens,
       counted,
       estimate,
-      options: planningWithTarget(this.options.planning, this.remembered.foldTarget),
+      options: planningWithTarget(this.options.planning, this.remembered.foldTarget, this.remembered.summaryReserve),
       ...(this.options.predicates ? { predicates: this.options.predicates } : {}),
     });
     const send = (context: unknown[], contextKeys: string[], decision: string, fold?: PrepareReport['fold']) => {

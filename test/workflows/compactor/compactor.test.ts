@@ -8,7 +8,11 @@ import { createTokenCounter } from '../../../src/tokens';
 import type { AgentLoopInput, AgentLoopResult, AgentStep } from '../../support/agent-loop-example';
 import { foldedMemory, PrefixMatcher, viewOf } from '../../../src/workflows/compactor/compactor-memory';
 import { initialCompactorState, parseCompactorState } from '../../../src/workflows/compactor/compactor-state';
-import { COMPACTOR_FOLD_TARGET, planningWithTarget } from '../../../src/workflows/compactor/compactor-target';
+import {
+  COMPACTOR_FOLD_TARGET,
+  COMPACTOR_SUMMARY_RESERVE,
+  planningWithTarget,
+} from '../../../src/workflows/compactor/compactor-target';
 import { prefixHash } from '../../../src/core/hash';
 import { summaryKey } from '../../../src/core/fold/state-ledger';
 import type { SummarizerProfiles } from '../../../src/summarizers/profiles';
@@ -204,7 +208,7 @@ describe('the embeddable compactor', function () {
   it('folds a new state to a quarter of the budget, and state saved before that to half of it', async () => {
     const budget = 2000;
     const steps: AgentStep[] = [{ append: [system, user(0)] }, ...turns(1, 10)];
-    const { foldTarget: _dropped, ...saved } = initialCompactorState();
+    const { foldTarget: _dropped, summaryReserve: _reserve, ...saved } = initialCompactorState();
     const fresh = await runLoop({ steps, compactor: { budget, format: 'chat' } });
     const old = await runLoop({
       steps,
@@ -213,6 +217,7 @@ describe('the embeddable compactor', function () {
     });
     assert.equal(fresh.result.state.foldTarget, COMPACTOR_FOLD_TARGET);
     assert.equal(old.result.state.foldTarget, undefined, 'saved state keeps the target it had');
+    assert.equal(old.result.state.summaryReserve, undefined, 'and the reserve it had');
     const afterFold = (r: AgentLoopResult) => r.log.find((t) => t.report.fold)!.report.tokens;
     assert.ok(afterFold(fresh.result) <= 0.4 * budget, `fresh state: ${afterFold(fresh.result)} tokens after its fold`);
     assert.ok(
@@ -282,6 +287,18 @@ describe('compactor memory and state (pure)', () => {
     assert.equal(planningWithTarget({ budget: 1000, triggerRatio: 0.3 }, 0.25).targetRatio, 0.25);
   });
 
+  it('takes the recorded summary reserve where the caller set none and the policy is auto', () => {
+    assert.equal(planningWithTarget({ budget: 1000 }, 0.25, 'carried').summaryReserve, 'carried');
+    assert.equal(planningWithTarget({ budget: 1000 }, undefined, 'carried').summaryReserve, 'carried');
+    assert.equal(planningWithTarget({ budget: 1000 }, 0.25, undefined).summaryReserve, undefined);
+    assert.equal(
+      planningWithTarget({ budget: 1000, summaryReserve: 'fixed' }, 0.25, 'carried').summaryReserve,
+      'fixed'
+    );
+    assert.equal(planningWithTarget({ budget: 1000, policy: 'tokens' }, 0.25, 'carried').summaryReserve, undefined);
+    assert.equal(initialCompactorState().summaryReserve, COMPACTOR_SUMMARY_RESERVE);
+  });
+
   it('remembers a fold whose instructions were hoisted out of the tail as part of its output', () => {
     const a = { role: 'user', content: 'a' };
     const b = { role: 'assistant', content: 'b' };
@@ -310,6 +327,9 @@ describe('compactor memory and state (pure)', () => {
     assert.throws(() => parseCompactorState({ ...s, foldTarget: 1 }), /'foldTarget'/);
     const { foldTarget: _dropped, ...older } = s;
     assert.equal(parseCompactorState(older).foldTarget, undefined);
+    assert.throws(() => parseCompactorState({ ...s, summaryReserve: 'grow' }), /'summaryReserve'/);
+    const { summaryReserve: _reserve, ...beforeReserve } = s;
+    assert.equal(parseCompactorState(beforeReserve).summaryReserve, undefined);
     assert.throws(() => parseCompactorState({ v: 2 }), /'v'/);
     const ledger = { summaryKey: 'c'.repeat(64), ledger: { entries: [{ kind: 'rule', text: 'Never.', seq: null }] } };
     assert.deepEqual(parseCompactorState({ ...s, ledger }).ledger, ledger);
