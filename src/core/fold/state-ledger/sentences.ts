@@ -57,7 +57,7 @@ function firstWordIsName(w: string, next: string | undefined): boolean {
 
 /**
  * A value in a statement: anything with a digit, a capitalised word past the first (the first when it is a name, see
- * {@link firstWordIsName}), a quoted or code span.
+ * {@link firstWordIsName}) or a word with a capitalised part ("mid-March", "pre-GA"), a quoted or code span.
  */
 export function statementValues(text: string): string[] {
   const values: string[] = [];
@@ -66,7 +66,8 @@ export function statementValues(text: string): string[] {
   words.forEach((raw, i) => {
     const w = raw.replace(/^[^\w$#@~/.-]+|[^\w%/]+$/g, '');
     if (!w) return;
-    const capital = /^[A-Z]/.test(w) && !/^I(?:'|’|$)/.test(w) && (i > 0 || firstWordIsName(w, words[1]));
+    const capital =
+      (/^[A-Z]/.test(w) && !/^I(?:'|’|$)/.test(w) && (i > 0 || firstWordIsName(w, words[1]))) || /\w-[A-Z]/.test(w);
     // A host or file name ("staging.example.dev", "setup.py") is a value too.
     if (/\d/.test(w) || /[/@_]/.test(w) || /\w\.[a-z]{2,}$/i.test(w) || capital) values.push(w);
   });

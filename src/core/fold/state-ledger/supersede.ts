@@ -32,7 +32,7 @@ const UPDATE_CUE =
 // Wording that withdraws what was said before, not only restates it. "actually", "instead" and "decided" are not
 // among them: an agent narrates with them ("Instead of fixing the root cause, let me …") about anything at all.
 const WITHDRAWAL =
-  /\b(?:scratch that|change of plans?|forget|re-?prioriti[sz]ed|on (?:second thought|reflection)|correction|no longer|rescheduled|postponed)\b/i;
+  /\b(?:scratch that|change of plans?|forget|re-?prioriti[sz]ed|on (?:second thought|reflection)|correction|no longer|rescheduled|postponed|i was wrong)\b/i;
 
 // A word right after wording that drops it is what is withdrawn, not a new value: "forget the PDF", "not Thursday",
 // "instead of Ghost".
@@ -168,10 +168,11 @@ export function replacement(newer: LedgerEntry, older: LedgerEntry): Replacement
   // "now rebuild the vendor bundle with 4 workers").
   const asChange = (shared: number): boolean =>
     oldValues.length === 0 ? shared >= 2 : shared >= 2 ? newValues.size > 0 && gone.size > 0 : sameShape;
-  if (cue && common >= Math.max(1, Math.ceil(a.length / 3))) return asChange(common) ? 'strict' : 'no';
+  // Not a change of value, it may still withdraw what the older one said ("I was wrong earlier; …"): see `slot`.
+  if (cue && common >= Math.max(1, Math.ceil(a.length / 3)) && asChange(common)) return 'strict';
   const most =
     common >= Math.max(1, Math.min(2, Math.ceil(a.length / 2))) && common / a.length >= 0.5 && common / b.size >= 0.15;
-  if (most) return newValues.size > 0 && oldValues.length > 0 && changed ? 'strict' : 'no';
+  if (most && newValues.size > 0 && oldValues.length > 0 && changed) return 'strict';
   // What a tool showed or the assistant found is replaced on its subject only: its call's name and argument are
   // words any two results of that tool share.
   if ([newer, older].some((e) => e.kind === 'observation' || TOOL_RESULT.test(e.text))) return 'no';

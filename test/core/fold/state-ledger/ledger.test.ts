@@ -253,6 +253,22 @@ describe('core/fold/state-ledger', () => {
       assert.ok(!supersedes(seen('db(get) → status: closed (id 7)', 2), one), 'not JSON');
     });
 
+    it('reads a date with a prefix as a value, and "I was wrong" as a withdrawal', () => {
+      const said = (text: string, seq: number): LedgerEntry => ({ kind: 'said', text, seq });
+      assert.ok(
+        supersedes(
+          said('the churn model launch slipped to mid-March because of the data issues', 2),
+          said('we want the churn model in production by end of January', 1)
+        )
+      );
+      const fact = (text: string, seq: number): LedgerEntry => ({ kind: 'fact', text, seq });
+      const guess = fact('The root cause looks like the DNS resolver timing out.', 1);
+      assert.ok(
+        supersedes(fact('I was wrong earlier; the root cause is pool exhaustion in the ORM, DNS is fine.', 2), guess)
+      );
+      assert.ok(!supersedes(fact('I was wrong about the invoice total, it is 40 EUR.', 2), guess), 'another subject');
+    });
+
     it('reads renaming, slipping and rolling forward as changes, and a plural name as the same name', () => {
       const cases: [LedgerEntry, string][] = [
         [fact('The release we are cutting is 2.3.0.'), "We're renumbering: the release will be 3.0.0."],
@@ -496,6 +512,8 @@ describe('core/fold/state-ledger', () => {
         )
       );
       assert.deepEqual(statementValues('The wiki lives at wiki.acme.io now.'), ['wiki.acme.io']);
+      assert.deepEqual(statementValues('The launch slipped to mid-March.'), ['mid-March']);
+      assert.deepEqual(statementValues('a well-known fix'), []);
     });
 
     it('an update that only fills the slot of older entries replaces the most recent one', () => {
