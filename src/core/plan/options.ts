@@ -50,8 +50,8 @@ export interface CompactionOptions {
   summaryReserveTokens?: number;
   /**
    * `auto`: `fixed` sets aside `summaryReserveTokens`; `carried` sets aside at least what the earlier summaries in the
-   * transcript take, up to {@link CARRIED_RESERVE_SHARE} of the budget, so the kept tail shrinks before what they
-   * carry is cut. New conversations of the workflow and the CLI start with `carried`. @default 'fixed'
+   * transcript take, up to a quarter of the budget (`CARRIED_RESERVE_SHARE`), so the kept tail shrinks before what
+   * they carry is cut. New conversations, new Compactor states and the CLI start with `carried`. @default 'fixed'
    */
   summaryReserve?: SummaryReserve;
   /**

@@ -41,7 +41,7 @@ function keptCost(ctx: PolicyContext, s: number, opener: number | undefined): nu
  *
  * Target: the folded context — fixed tokens, hoisted instructions, pinned items, the tail and a summary reserve of
  * `summaryReserveTokens` (default min(budget/10, 4096); with `summaryReserve: 'carried'` at least what the earlier
- * summaries take, up to 15% of the budget, so the tail shrinks before what they carry is cut) — fits
+ * summaries take, up to a quarter of the budget, so the tail shrinks before what they carry is cut) — fits
  * `targetRatio × budget` (default 0.5). With the
  * trigger at 0.9 a fold therefore lands near half the budget, so a conversation folds again only after growing by
  * about 40% of the budget: no fold-every-turn thrash.
