@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/v4-mini';
 import type { ItemRole } from '../../core/messages/types';
+import { SUMMARY_RESERVES } from '../../core/plan/options';
 import { count, intFrom, says } from './leaves';
 
 const ROLES: [ItemRole, ...ItemRole[]] = [
@@ -61,7 +62,7 @@ export const planSettingsSchema = z.strictObject(
   {
     minMessages: z.optional(intFrom(0, 100_000)),
     summaryReserveTokens: z.optional(intFrom(0, 1_000_000)),
-    summaryReserve: z.optional(z.enum(['fixed', 'carried'], says("must be 'fixed' or 'carried'"))),
+    summaryReserve: z.optional(z.enum(SUMMARY_RESERVES, says("must be 'fixed' or 'carried'"))),
     keepTurns: z.optional(intFrom(0, 100_000)),
     keepLast: z.optional(intFrom(0, 100_000)),
     keepRecentCount: z.optional(intFrom(0, 100_000)),

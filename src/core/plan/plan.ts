@@ -5,7 +5,6 @@
 import { minFoldDecline } from './min-fold';
 import { resolveOptions, PlanOptionsError, type ResolvedOptions } from './options';
 import { POLICIES } from './policies';
-import { summaryReserve } from './policies/auto';
 import { safeAtOrBefore } from './safe-cut';
 import { selectWith } from './selector';
 import { expandToGroups, policyContext } from './context';
@@ -104,7 +103,9 @@ export function planFold(input: PlanInput): FoldPlan {
     tail,
     dropped,
     keptTokens,
-    ...(o.policy === 'auto' && o.summaryReserve === 'carried' ? { carriedRoomTokens: summaryReserve(ctx) } : {}),
+    ...(decision.kind === 'cut' && decision.carriedRoomTokens !== undefined
+      ? { carriedRoomTokens: decision.carriedRoomTokens }
+      : {}),
   };
 
   if (decision.kind === 'truncate') {

@@ -22,7 +22,7 @@ function openerToKeep(ctx: PolicyContext, s: number): number | undefined {
  *
  * @returns the reserve in tokens
  */
-export function summaryReserve(ctx: PolicyContext): number {
+function summaryReserve(ctx: PolicyContext): number {
   const { summaryReserveTokens, summaryReserve: how, budget } = ctx.options;
   if (how !== 'carried') return summaryReserveTokens;
   const carried = ctx.items.reduce((sum, item, i) => sum + (item.role === 'summary' ? ctx.tokens[i]! : 0), 0);
@@ -54,7 +54,9 @@ function keptCost(ctx: PolicyContext, s: number, opener: number | undefined): nu
  */
 export const autoPolicy: Policy = (ctx) => {
   const n = ctx.items.length;
-  const target = Math.floor(ctx.options.targetRatio * ctx.options.budget) - summaryReserve(ctx);
+  const reserve = summaryReserve(ctx);
+  const target = Math.floor(ctx.options.targetRatio * ctx.options.budget) - reserve;
+  const room = ctx.options.summaryReserve === 'carried' ? { carriedRoomTokens: reserve } : {};
   let anyCut: number | undefined;
   let turnCut: number | undefined;
   for (let s = ctx.firstBody + 1; s < n && (anyCut === undefined || turnCut === undefined); s++) {
@@ -69,6 +71,7 @@ export const autoPolicy: Policy = (ctx) => {
   ) {
     return {
       kind: 'cut',
+      ...room,
       split: turnCut,
       reason: `auto: cut at the user turn starting at item ${turnCut}, within the target of ${target} tokens`,
     };
@@ -77,6 +80,7 @@ export const autoPolicy: Policy = (ctx) => {
     const opener = openerToKeep(ctx, anyCut);
     return {
       kind: 'cut',
+      ...room,
       split: anyCut,
       reason: `auto: cut at a safe point inside a turn, within the target of ${target} tokens`,
       ...(opener === undefined ? {} : { verbatimOpener: opener }),
@@ -87,6 +91,7 @@ export const autoPolicy: Policy = (ctx) => {
   const opener = openerToKeep(ctx, s);
   return {
     kind: 'cut',
+    ...room,
     split: s,
     reason: `auto: no safe cut meets the target of ${target} tokens; keeping the shortest safe tail`,
     ...(opener === undefined ? {} : { verbatimOpener: opener }),

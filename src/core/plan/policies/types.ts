@@ -21,7 +21,14 @@ export interface PolicyContext {
 
 /** A policy's answer: a cut (made safe by the caller), or a reason not to fold. */
 export type PolicyDecision =
-  | { kind: 'cut'; split: number; reason: string; verbatimOpener?: number }
+  | {
+      kind: 'cut';
+      split: number;
+      reason: string;
+      verbatimOpener?: number;
+      /** `auto` with `summaryReserve: 'carried'`: the room it set aside for the summary (`FoldPlan.carriedRoomTokens`). */
+      carriedRoomTokens?: number;
+    }
   | { kind: 'truncate'; split: number; reason: string }
   | { kind: 'decline'; reason: string };
 
