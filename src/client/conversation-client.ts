@@ -161,7 +161,8 @@ export class ConversationClient {
   private mirror: unknown[] = [];
   /** Sends the mirror reading only what is new since the last send, when that gives the same context. */
   private readonly sender = new SendCache();
-  private version = -1;
+  /** The mirror's version: an empty mirror is the context at version 0, a new conversation's (read nothing first). */
+  private version = 0;
   private sentVersion: number | undefined;
   private readonly watcher: FoldWatcher | undefined;
   private readonly originals: OriginalsReader | undefined;
@@ -242,14 +243,11 @@ export class ConversationClient {
     if (tools !== undefined) this.sentTools = JSON.stringify(tools);
     this.sentVersion = result.version;
     if (result.folding) this.watcher?.watch();
-    const settings = await this.afterStored(() => this.settingsForSend(deadline + ASK_AFTER_DEADLINE_MS));
+    const send = await this.afterStored(() => this.sendOptions(result, deadline + ASK_AFTER_DEADLINE_MS));
     const whole = await this.afterStored(() => this.withOriginals(this.mirror));
     return {
       // The conversation's format is the caller's (see M).
-      messages: this.sender.prepare(whole, {
-        unanswered: settings.unanswered,
-        ...(this.sendFormat ? { format: this.sendFormat } : {}),
-      }) as M[],
+      messages: this.sender.prepare(whole, send) as M[],
       version: result.version,
       tokens: result.tokens,
       budget: result.budget,
@@ -428,7 +426,7 @@ export class ConversationClient {
     );
     // A new conversation of this id numbers its writers' appends from 0 and has an empty context.
     this.mirror = [];
-    this.version = -1;
+    this.version = 0;
     this.sentVersion = undefined;
     this.nextSeq = 0;
     this.inDoubt = undefined;
@@ -490,12 +488,27 @@ export class ConversationClient {
     return `${this.writerId}:${kind}:${++this.calls}`;
   }
 
-  private cachedSettings: ConversationSettings | undefined;
   /**
-   * The conversation's format, read with the settings, for send-time normalisation. A chat conversation may still
-   * become a Responses one, so chat is left to detection; every other format is fixed once stored, and Gemini and
-   * AI SDK contexts cannot be told from chat by detection alone (a summary's text part reads as chat).
+   * How the context is normalised for sending: by the format and `unanswered` setting the `prepare` result carries
+   * (current on every call, whoever configured the conversation), or, from a worker that does not return them, by
+   * those the `state` query read once. A chat conversation may still become a Responses one, so chat is left to
+   * detection; every other format is fixed once stored, and Gemini and AI SDK contexts cannot be told from chat by
+   * detection alone (a summary's text part reads as chat).
    */
+  private async sendOptions(
+    result: PrepareResult,
+    deadline: number
+  ): Promise<{ unanswered: ConversationSettings['unanswered']; format?: MessageFormat }> {
+    const { format, unanswered } = result;
+    if (unanswered !== undefined && format !== undefined) {
+      return { unanswered, ...(format && format !== 'chat' ? { format } : {}) };
+    }
+    const settings = await this.settingsForSend(deadline);
+    return { unanswered: settings.unanswered, ...(this.sendFormat ? { format: this.sendFormat } : {}) };
+  }
+
+  private cachedSettings: ConversationSettings | undefined;
+  /** The conversation's format as the `state` query read it (not chat), for a worker whose results lack it. */
   private sendFormat: MessageFormat | undefined;
   private async settingsForSend(deadline: number): Promise<ConversationSettings> {
     if (!this.cachedSettings) {

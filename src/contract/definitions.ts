@@ -53,6 +53,13 @@ export interface PrepareResult {
    * `append`.
    */
   prefix?: PrefixReuse;
+  /**
+   * The conversation's message format now (`null` before its first message) and its `unanswered` setting: what a
+   * client needs to normalise the context it sends, without reading the state. Absent from workers before 1.0.0-rc.2
+   * (a client then reads them with the `state` query).
+   */
+  format?: MessageFormat | null;
+  unanswered?: ConversationSettings['unanswered'];
 }
 
 /** Result of the `context` query. */

@@ -7,10 +7,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from temporalio.client import Client
 
 from conftest import Worker, conversation_id, export_archive
-from durable_compaction import ConversationClient
+from durable_compaction import ConversationClient, UnansweredCallError
 
 FILLER = "The shipment for this order left the warehouse on time and is tracked under its reference. "
 
@@ -143,3 +144,35 @@ async def test_a_responses_session_is_sent_as_the_workflow_sends_it(client: Clie
         assert prepared.messages == sendable["messages"], f"turn {i}: sent as the workflow sends it"
     assert any(str(m.get("output", "")).startswith("[not run]") for m in prepared.messages)
     assert (await conv.state())["format"] == "responses"
+
+
+async def test_a_step_reads_no_state_and_sees_settings_changed_elsewhere(client: Client, worker: Worker) -> None:
+    """The format and ``unanswered`` setting come with every ``prepare`` result: a chat step sends no query, and a
+    setting another client changed applies at this client's next step."""
+    cid = conversation_id("no-queries")
+    conv = ConversationClient(client, cid, worker.task_queue)
+    queries: list[str] = []
+    handle_of = conv._handle
+
+    class Counting:
+        def __init__(self, handle: Any) -> None:
+            self._inner = handle
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self._inner, name)
+
+        async def query(self, name: str, *args: Any, **kwargs: Any) -> Any:
+            queries.append(name)
+            return await self._inner.query(name, *args, **kwargs)
+
+    conv._handle = lambda: Counting(handle_of())  # type: ignore[method-assign]
+    lookup = {"id": "c1", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}
+    call = {"role": "assistant", "content": None, "tool_calls": [lookup]}
+    await conv.prepare([{"role": "user", "content": "hi"}])
+    prepared = await conv.prepare([call], output={"role": "assistant", "content": "hello"})
+    assert queries == []
+    assert prepared.messages[-1].get("tool_call_id") == "c1", "the unanswered call gets a synthesized result"
+    await ConversationClient(client, cid, worker.task_queue).configure({"unanswered": "error"})
+    again = {**call, "tool_calls": [{**lookup, "id": "c2"}]}
+    with pytest.raises(UnansweredCallError):
+        await conv.prepare([{"role": "tool", "tool_call_id": "c1", "content": "found"}, again])

@@ -115,6 +115,9 @@ function contentProblem(c: z.infer<typeof carriedSchema>): string | undefined {
   } catch (err) {
     return `carried.settings: ${err instanceof Error ? err.message : String(err)}`;
   }
+  // A client's empty mirror is the context at version 0: every change to the live context counts a version.
+  if (c.version === 0 && c.live.length > 0)
+    return 'carried.version must be at least 1 when carried.live holds messages';
   const limits = foldLimitsProblem(c.limits);
   if (limits) return `carried.${limits}`;
   return c.ledger ? carriedLedgerProblem(c.ledger, 'carried.ledger') : undefined;

@@ -296,6 +296,8 @@ export class ConversationHandlers {
       ...(outcome.fold ? { fold: outcome.fold } : {}),
       ...(folding ? { folding } : {}),
       ...(prefix ? { prefix } : {}),
+      format: s.format,
+      unanswered: s.settings.unanswered,
     };
   }
 

@@ -40,6 +40,7 @@ describe('carried state schema (continue-as-new input)', () => {
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ conversationId: 'other' }, /^carried\.conversationId "other" is not this conversation \('carried-test'\)$/],
       [{ version: -1 }, /^carried\.version must be a non-negative integer, got -1$/],
+      [{ version: 0 }, /^carried\.version must be at least 1 when carried\.live holds messages$/],
       [{ lastClientSeq: -2 }, /^carried\.lastClientSeq must be an integer from -1, got -2$/],
       [{ format: 'xml' }, /^carried\.format must be null or a format name, got "xml"$/],
       [{ live: [{ ...live[0], tokens: undefined }] }, /^carried\.live\[0\]\.tokens must be a non-negative integer/],

@@ -152,7 +152,8 @@ class ConversationClient:
         self._task_timeout = workflow_task_timeout
         self._search_attributes = search_attributes
         self._mirror: list[Any] = []
-        self._version = -1
+        # An empty mirror is the context at version 0, a new conversation's: its first call reads nothing.
+        self._version = 0
         self._sent_version: int | None = None
         self._next_seq = 0
         self._in_doubt: _PendingAppend | None = None
@@ -208,7 +209,7 @@ class ConversationClient:
         if send_tools is not None:
             self._sent_tools = _json(send_tools)
         self._sent_version = result["version"]
-        messages = await self._sendable(deadline + ASK_AFTER_DEADLINE)
+        messages = await self._sendable(deadline + ASK_AFTER_DEADLINE, result)
         return Prepared(
             messages=messages,
             version=result["version"],
@@ -323,14 +324,20 @@ class ConversationClient:
         self._version = snapshot["version"]
         return snapshot
 
-    async def _sendable(self, deadline: float) -> list[Any]:
+    async def _sendable(self, deadline: float, result: Mapping[str, Any]) -> list[Any]:
         """The mirror as it should be sent. Chat and Responses contexts are normalised here (nothing crosses the
         network); every other format is read from the ``sendable`` query, which runs the workflow's own rules.
+
+        The format and ``unanswered`` setting come with the ``prepare`` result; from a worker whose results lack them,
+        from the ``state`` query.
 
         Raises:
             ConversationUnavailableError: (``stored`` True) when a read it needs fails.
             UnansweredCallError: with setting ``unanswered: 'error'``, for a call without a result.
         """
+        if "format" in result and "unanswered" in result:
+            self._stored_format = result["format"]
+            self._cached_settings = {**(self._cached_settings or {}), "unanswered": result["unanswered"]}
         # A chat conversation becomes a Responses one when Responses items (they carry `type`) arrive: read again.
         stale = self._stored_format == "chat" and any(isinstance(m, dict) and "type" in m for m in self._mirror)
         if self._cached_settings is None or self._stored_format is None or stale:
