@@ -34,6 +34,7 @@ import type {
   IngestInput,
   IngestResult,
   RecordFoldInput,
+  FoldRecordTimes,
   SummarizeFoldInput,
   SummarizeFoldResult,
 } from './types';
@@ -196,9 +197,14 @@ export function createActivities(deps: ActivityDeps) {
       return archiveCall(() => deps.archive.purge(currentArchiveKey()));
     },
 
-    /** Writes a fold record to the archive (idempotent by its number), for `durable-compaction inspect`. */
-    async recordFold(input: RecordFoldInput): Promise<void> {
+    /**
+     * Writes a fold record to the archive (idempotent by its number), for `durable-compaction inspect`.
+     * @returns the record's number and task times as written, for a replay to adopt.
+     */
+    async recordFold(input: RecordFoldInput): Promise<FoldRecordTimes> {
       await archiveCall(() => deps.archive.recordFold(currentArchiveKey(), input.record));
+      const { number, startedAt, finishedAt } = input.record;
+      return { number, startedAt, finishedAt };
     },
   };
 }

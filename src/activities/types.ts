@@ -84,3 +84,15 @@ export interface RecordFoldInput {
   conversationId: string;
   record: FoldRecord;
 }
+
+/**
+ * The workflow task times of the fold record `recordFold` wrote, as it wrote them. Workflow time is the time a
+ * workflow task started as the worker was told it; the server can store a retried or speculative task with another
+ * start time, so a replay may compute other times than the run that wrote the record. The result is kept in history,
+ * and a replay adopts it.
+ */
+export interface FoldRecordTimes {
+  number: number;
+  startedAt: number;
+  finishedAt: number;
+}

@@ -298,7 +298,7 @@ export class ConversationClient {
         throw err;
       }
     };
-    const result = await this.typed(this.retrying(call, deadline));
+    const result = await this.typed(this.retrying(call, deadline, 'unknown'));
     await this.afterStored(() => this.resync(deadline + ASK_AFTER_DEADLINE_MS));
     return result;
   }
@@ -382,7 +382,9 @@ export class ConversationClient {
     const updateId = this.updateId('rewind');
     const call = (): Promise<RewindResult> => this.handle().executeUpdate(rewindUpdate, { args: [input], updateId });
     const once = (): Promise<RewindResult> => this.options.client.connection.withDeadline(deadline, call);
-    const result = await this.typed(input.expectedVersion !== undefined ? this.retrying(call, deadline) : once());
+    const result = await this.typed(
+      input.expectedVersion !== undefined ? this.retrying(call, deadline, 'unknown') : once()
+    );
     await this.afterStored(() => this.resync(deadline + ASK_AFTER_DEADLINE_MS));
     return result;
   }
@@ -390,19 +392,21 @@ export class ConversationClient {
   /** Drops everything but the system messages (the archive keeps them). */
   async clear(): Promise<void> {
     const deadline = this.callDeadline();
-    await this.typed(this.retrying(() => this.handle().executeUpdate(clearUpdate), deadline));
+    await this.typed(this.retrying(() => this.handle().executeUpdate(clearUpdate), deadline, 'unknown'));
     await this.afterStored(() => this.resync(deadline + ASK_AFTER_DEADLINE_MS));
   }
 
   async configure(patch: SettingsPatch): Promise<ConversationSettings> {
     refuseOversizedUpdate(configureUpdate.name, patch, 'InvalidSettings');
     this.cachedSettings = undefined;
-    return this.typed(this.retrying(() => this.handle().executeUpdate(configureUpdate, { args: [patch] })));
+    return this.typed(
+      this.retrying(() => this.handle().executeUpdate(configureUpdate, { args: [patch] }), undefined, 'unknown')
+    );
   }
 
   /** Ends the conversation; its workflow completes. */
   async close(): Promise<void> {
-    await this.typed(this.retrying(() => this.handle().executeUpdate(closeUpdate)));
+    await this.typed(this.retrying(() => this.handle().executeUpdate(closeUpdate), undefined, 'unknown'));
   }
 
   /**
@@ -442,7 +446,23 @@ export class ConversationClient {
   }
 
   /** Runs `fn`, retrying transient answers, until the absolute time `deadline` (@default a fresh call deadline). */
-  private retrying<T>(fn: () => Promise<T>, deadline = this.callDeadline()): Promise<T> {
+  /**
+   * Runs `fn` through transient answers until `deadline`.
+   * @param stored what a caller is told about its effects when the deadline passes: `false` for a read or a wait,
+   *   `'unknown'` for an update that changes the conversation. @default false
+   * @throws ConversationUnavailableError once the deadline passed with only transient answers; any other error as is.
+   */
+  private async retrying<T>(fn: () => Promise<T>, deadline = this.callDeadline(), stored: Stored = false): Promise<T> {
+    try {
+      return await this.retryingRaw(fn, deadline);
+    } catch (err) {
+      if (isTransientServerAnswer(err) || this.namespaceVanished(err)) throw this.unavailable(err, '', stored);
+      throw err;
+    }
+  }
+
+  /** {@link retrying} leaving the last transient error as it is (an append settles its doubt from it). */
+  private retryingRaw<T>(fn: () => Promise<T>, deadline = this.callDeadline()): Promise<T> {
     return retryTransient(fn, {
       deadlineMs: deadline - Date.now(),
       // Every gRPC call of an attempt (an update's accept and its outcome polls too) ends by the deadline.
@@ -600,7 +620,7 @@ export class ConversationClient {
   private async attempt(append: PendingAppend, deadline: number): Promise<PrepareResult> {
     try {
       let attempts = 0;
-      const result = await this.retrying(
+      const result = await this.retryingRaw(
         () =>
           this.dropSafe(async () => {
             // Once this client saw the conversation, and for any retry, the call goes to the running conversation

@@ -73,6 +73,38 @@ describe('the client retry deadline', function () {
     }
   });
 
+  it('ends every other call at the deadline with ConversationUnavailableError, never a raw gRPC error', async () => {
+    // Reads, waits and settings updates retried transient answers and then threw the last one as it was (the chaos
+    // suite's final check saw a bare DEADLINE_EXCEEDED from waitForFold).
+    const id = uniqueConversationId('deadline-reads');
+    let taskQueue = '';
+    const env = await sharedTestEnv();
+    await withConversationWorker(async (h) => {
+      taskQueue = h.taskQueue;
+      await conversationClient(h.env.client, h.taskQueue, id).prepare([user(1)]);
+    });
+    // The worker is gone: nothing answers the conversation's queries or updates.
+    const conv = conversationClient(env.client, taskQueue, id, { retryDeadlineMs: 1500 });
+    const calls: [string, () => Promise<unknown>, boolean | 'unknown'][] = [
+      ['waitForFold', () => conv.waitForFold({ timeoutMs: 0 }), false],
+      ['folds', () => conv.folds(), false],
+      ['state', () => conv.state(), false],
+      ['context', () => conv.context(), false],
+      ['configure', () => conv.configure({ budget: 9000 }), 'unknown'],
+      ['clear', () => conv.clear(), 'unknown'],
+      ['rewind', () => conv.rewind({ expectedVersion: 1 }), 'unknown'],
+      ['close', () => conv.close(), 'unknown'],
+    ];
+    for (const [name, call, stored] of calls) {
+      const caught = await call().then(
+        () => 'answered',
+        (err: unknown) => err
+      );
+      assert.ok(caught instanceof ConversationUnavailableError, `${name}: ${String(caught)}`);
+      assert.equal(caught.stored, stored, `${name}: stored`);
+    }
+  });
+
   it('ends a call by one deadline even when it first waits to learn whether an earlier append landed', async function () {
     this.timeout(180_000);
     // The earlier append's outcome is unknown (no worker), so the next call first asks the writer sequence; a worker

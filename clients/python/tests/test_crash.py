@@ -6,7 +6,7 @@ fails with stored "unknown"; made again once a worker is back, its messages are 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from temporalio.client import Client
@@ -106,3 +106,30 @@ async def test_a_run_terminated_while_a_call_is_retried_is_not_started_again(
         assert err.stored == "unknown" and "TERMINATED" in str(err)
     description = await client.get_workflow_handle(conv.workflow_id).describe()
     assert description.status is not None and description.status.name == "TERMINATED", "not started again"
+
+
+async def test_every_other_call_ends_at_the_deadline_with_conversation_unavailable(
+    client: Client, start_worker: Callable[..., Worker]
+) -> None:
+    # Reads, waits and settings updates used to raise the last transient gRPC error as it was.
+    worker = start_worker()
+    cid = conversation_id("deadline-reads")
+    await ConversationClient(client, cid, worker.task_queue).prepare([turn(0)])
+    worker.kill()
+    conv = ConversationClient(client, cid, worker.task_queue, retry_deadline=1.5)
+    calls: list[tuple[str, Callable[[], Awaitable[Any]], Any]] = [
+        ("wait_for_fold", lambda: conv.wait_for_fold(timeout_ms=0), False),
+        ("folds", conv.folds, False),
+        ("state", conv.state, False),
+        ("context", conv.context, False),
+        ("configure", lambda: conv.configure({"budget": 9000}), "unknown"),
+        ("clear", conv.clear, "unknown"),
+        ("rewind", lambda: conv.rewind(expected_version=1), "unknown"),
+        ("close", conv.close, "unknown"),
+    ]
+    for name, call, stored in calls:
+        try:
+            await call()
+            raise AssertionError(f"{name}: no worker answered, yet it returned")
+        except ConversationUnavailableError as err:
+            assert err.stored == stored, (name, err)

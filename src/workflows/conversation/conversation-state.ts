@@ -8,6 +8,7 @@ import { applyTruncate } from '../../core/fold/apply';
 import type { BackoffMemory } from '../../core/fold/backoff';
 import { emptyHotPaths, noteTurn, readsIn } from '../../core/fold/hot-paths';
 import type { FoldRecord } from '../../core/fold/fold-record';
+import type { FoldRecordTimes } from '../../activities/types';
 import type { CarriedLedger } from '../../core/fold/state-ledger/carried-check';
 import { detectFormat } from '../../core/messages/detect';
 import { currentFormatName } from '../../core/messages/format-name';
@@ -495,6 +496,19 @@ export class ConversationState {
     if (after.lastError) this.data.lastError = { at: record.finishedAt, message: after.lastError };
     this.data.folds.push(record);
     if (this.data.folds.length > FOLDS_KEPT) this.data.folds.splice(0, this.data.folds.length - FOLDS_KEPT);
+  }
+
+  /**
+   * Takes the task times the archive write reported for fold `t.number`: on a replay they come from history and are
+   * the times the record was written with, which the replay's own workflow clock may not give again. Also moves
+   * `lastError`'s stamp when it was that record's. A record no longer held is left alone.
+   */
+  adoptFoldTimes(t: FoldRecordTimes): void {
+    const k = this.data.folds.findIndex((f) => f.number === t.number);
+    const held = this.data.folds[k];
+    if (!held || (held.startedAt === t.startedAt && held.finishedAt === t.finishedAt)) return;
+    if (this.data.lastError?.at === held.finishedAt) this.data.lastError = { ...this.data.lastError, at: t.finishedAt };
+    this.data.folds[k] = { ...held, startedAt: t.startedAt, finishedAt: t.finishedAt };
   }
 
   /**

@@ -111,7 +111,7 @@ export class FoldCommit {
       ...(extra.replaces === undefined ? { backoff: done.backoff } : {}),
       lastError: done.lastError,
     });
-    await archiveFoldRecord({ conversationId: s.conversationId, record: done.record });
+    await this.archive(done.record);
     const r = done.record;
     const what = extra.replaces !== undefined ? `replaced the fallback summary of fold ${extra.replaces}` : 'folded';
     return {
@@ -139,7 +139,6 @@ export class FoldCommit {
       outputTypes: p.outcome?.outputTypes ?? [],
       attempts: p.outcome?.attempts ?? 0,
     };
-    const s = this.state.carried;
     const number = this.state.nextFoldNumber();
     const t = p.ticket;
     const record: FoldRecord = {
@@ -163,13 +162,12 @@ export class FoldCommit {
       ...(p.fallback ? { replaces: p.fallback.number } : {}),
     };
     this.state.recordFold(record);
-    await archiveFoldRecord({ conversationId: s.conversationId, record });
+    await this.archive(record);
     return { decision: `fold discarded: ${why}` };
   }
 
   /** Truncate mode: the oldest rounds leave without a summary (the archive keeps them). */
   async truncate(transcript: Transcript, plan: FoldPlan, estimate: number): Promise<FoldOutcome> {
-    const s = this.state.carried;
     const number = this.state.nextFoldNumber();
     const at = Date.now();
     const archiveRange = archiveRangeOf(this.state, plan);
@@ -191,7 +189,7 @@ export class FoldCommit {
       finishedAt: at,
     };
     this.state.recordFold(record);
-    await archiveFoldRecord({ conversationId: s.conversationId, record });
+    await this.archive(record);
     return {
       decision: `truncated: ${plan.reason}`,
       fold: {
@@ -202,6 +200,12 @@ export class FoldCommit {
         tokensAfter: record.tokensAfter ?? estimate,
       },
     };
+  }
+
+  /** Writes `record` to the archive and holds it with the task times the write reported (a replay's from history). */
+  private async archive(record: FoldRecord): Promise<void> {
+    const written = await archiveFoldRecord({ conversationId: this.state.carried.conversationId, record });
+    if (written) this.state.adoptFoldTimes(written);
   }
 }
 

@@ -3,7 +3,14 @@ import { temporal } from '@temporalio/proto';
 import { conversationWorkflowId, foldsQuery } from '../../../src/contract/definitions';
 import { corpusConversation } from '../../support/corpus';
 import { driveConversation } from '../../support/drive';
-import { uniqueConversationId, withConversationWorker } from '../../support/conversation';
+import { conversationClient, uniqueConversationId, withConversationWorker } from '../../support/conversation';
+import { withWorker } from '../../support/temporal';
+import { createActivities } from '../../../src/activities';
+import type { RecordFoldInput } from '../../../src/activities/types';
+import { SqliteArchive } from '../../../src/archive/sqlite-archive';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const { EventType } = temporal.api.enums.v1;
 
@@ -43,5 +50,48 @@ describe('fold records reach the archive through an ordinary activity', function
       const stored = await archive.folds(key);
       assert.deepEqual(stored, folds);
     });
+  });
+
+  it('holds each record with the task times its write reported, also after a replay from history', async () => {
+    // The server may store a retried or speculative workflow task with another start time than the worker was told,
+    // so a replay can compute other times than the run that wrote the record (the cluster chaos suite saw a fold's
+    // `startedAt` 469 ms apart between the state and the archive). Here the activity reports times a second earlier
+    // than the ones the workflow computed, as history would hold them for such a run.
+    const archive = SqliteArchive.open({ path: join(mkdtempSync(join(tmpdir(), 'dc-fold-times-')), 'a.sqlite') });
+    const shift = 1000;
+    const reported: RecordFoldInput['record'][] = [];
+    const real = createActivities({ archive });
+    const activities = {
+      ...real,
+      async recordFold(input: RecordFoldInput) {
+        const record = {
+          ...input.record,
+          startedAt: input.record.startedAt - shift,
+          finishedAt: input.record.finishedAt - shift,
+        };
+        reported.push(record);
+        return real.recordFold({ ...input, record });
+      },
+    };
+    const taskQueue = `fold-times-${process.pid}-${Date.now()}`;
+    const id = uniqueConversationId('fold-times');
+    const key = conversationWorkflowId(id);
+    try {
+      const held = await withWorker({ activities, taskQueue }, async ({ env }) => {
+        const conv = conversationClient(env.client, taskQueue, id, { settings: { budget: 8000 } });
+        await driveConversation(conv, corpusConversation('tau2-bench-gpt41-airline-task18').messages);
+        return conv.folds();
+      });
+      assert.ok(held.length >= 2, `the corpus session folded (${held.length} folds)`);
+      assert.deepEqual(held, reported.slice(-held.length), 'the run holds the records as written');
+      assert.deepEqual(await archive.folds(key), reported);
+      // A fresh worker has nothing cached: the query replays the whole history, computing the times anew.
+      const replayed = await withWorker({ activities: real, taskQueue }, ({ env }) =>
+        env.client.workflow.getHandle(key).query(foldsQuery)
+      );
+      assert.deepEqual(replayed, held, 'a replay holds what was written, not what its own clock gives');
+    } finally {
+      await archive.close();
+    }
   });
 });

@@ -238,6 +238,22 @@ describe('ConversationState transitions', () => {
     assert.equal(state.carried.folds[49]!.number, 62);
   });
 
+  it('adopts the task times a fold record was written with, and the error stamp taken from it', () => {
+    const state = twoTurns();
+    const failed = foldRecord(state.nextFoldNumber(), { ok: false, startedAt: 1000, finishedAt: 1234 });
+    state.recordFold(failed, { lastError: 'fold 1 failed (provider): down' });
+    state.recordFold(foldRecord(state.nextFoldNumber(), { startedAt: 2000, finishedAt: 2100 }));
+    state.adoptFoldTimes({ number: 1, startedAt: 700, finishedAt: 900 });
+    assert.deepEqual(state.carried.folds[0], { ...failed, startedAt: 700, finishedAt: 900 });
+    assert.deepEqual(state.carried.lastError, { at: 900, message: 'fold 1 failed (provider): down' });
+    state.adoptFoldTimes({ number: 2, startedAt: 1950, finishedAt: 2050 });
+    assert.deepEqual([state.carried.folds[1]!.startedAt, state.carried.folds[1]!.finishedAt], [1950, 2050]);
+    assert.equal(state.carried.lastError?.at, 900, 'a stamp from another record stays');
+    const before = structuredClone(state.carried.folds);
+    state.adoptFoldTimes({ number: 9, startedAt: 1, finishedAt: 2 });
+    assert.deepEqual(state.carried.folds, before, 'a record not held is left alone');
+  });
+
   it('rewind: removes the last user turn, forgets its ids, drops the anchor', () => {
     const state = twoTurns();
     withCalibration(state);

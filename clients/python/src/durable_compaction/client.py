@@ -266,7 +266,7 @@ class ConversationClient:
             return await self._handle().execute_update("rewind", arg, id=update_id)
 
         if expected_version is not None:
-            result = await self._typed(self._retrying(call, deadline))
+            result = await self._typed(self._retrying(call, deadline, "unknown"))
         else:
             result = await self._typed(_bounded(call(), deadline))
         await self._after_stored(lambda: self._resync(deadline + ASK_AFTER_DEADLINE))
@@ -275,26 +275,41 @@ class ConversationClient:
     async def clear(self) -> None:
         """Drops everything but the system messages (the archive keeps them)."""
         deadline = self._call_deadline()
-        await self._typed(self._retrying(lambda: self._handle().execute_update("clear"), deadline))
+        await self._typed(self._retrying(lambda: self._handle().execute_update("clear"), deadline, "unknown"))
         await self._after_stored(lambda: self._resync(deadline + ASK_AFTER_DEADLINE))
 
     async def configure(self, patch: Mapping[str, Any]) -> dict[str, Any]:
         """Changes settings; returns the full settings. Raises ConversationUpdateError (InvalidSettings)."""
         _refuse_oversized("configure", patch, "InvalidSettings")
         self._cached_settings = None
-        return await self._typed(self._retrying(lambda: self._handle().execute_update("configure", dict(patch))))
+        return await self._typed(
+            self._retrying(lambda: self._handle().execute_update("configure", dict(patch)), None, "unknown")
+        )
 
     async def close(self) -> None:
         """Ends the conversation; its workflow completes."""
-        await self._typed(self._retrying(lambda: self._handle().execute_update("close")))
+        await self._typed(self._retrying(lambda: self._handle().execute_update("close"), None, "unknown"))
 
     # -------------------------------------------------------------------------------------------------- plumbing
 
     def _call_deadline(self) -> float:
         return time.monotonic() + self._retry_deadline
 
-    async def _retrying(self, fn: Callable[[], Awaitable[T]], deadline: float | None = None) -> T:
-        return await retry_transient(fn, self._call_deadline() if deadline is None else deadline)
+    async def _retrying(
+        self, fn: Callable[[], Awaitable[T]], deadline: float | None = None, stored: Stored = False
+    ) -> T:
+        """Runs ``fn`` through transient answers until ``deadline``.
+
+        Raises:
+            ConversationUnavailableError: the deadline passed with only transient answers; ``stored`` is what the
+                caller is told (False for a read or a wait, "unknown" for an update that changes the conversation).
+        """
+        try:
+            return await retry_transient(fn, self._call_deadline() if deadline is None else deadline)
+        except Exception as err:
+            if is_transient(err):
+                raise self._unavailable(err, "", stored) from err
+            raise
 
     async def _typed(self, awaitable: Awaitable[T]) -> T:
         """Update failures as ConversationUpdateError (type and ``stored``)."""
