@@ -60,6 +60,12 @@ export interface PrepareResult {
    */
   format?: MessageFormat | null;
   unanswered?: ConversationSettings['unanswered'];
+  /**
+   * Set in a format other than chat and Responses when the context needs no send-time change (every call answered,
+   * results in call order): a client without that format's send rules sends its mirror as it is, instead of reading
+   * the `sendable` query. Absent otherwise, and from workers before 1.0.0-rc.2.
+   */
+  sendAsIs?: true;
 }
 
 /** Result of the `context` query. */

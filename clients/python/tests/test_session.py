@@ -34,6 +34,26 @@ def tool_round(i: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     return output, results
 
 
+def counting_queries(conv: ConversationClient) -> list[str]:
+    """Makes ``conv`` note the name of every query it sends. Returns the list it appends to."""
+    queries: list[str] = []
+    handle_of = conv._handle
+
+    class Counting:
+        def __init__(self, handle: Any) -> None:
+            self._inner = handle
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self._inner, name)
+
+        async def query(self, name: str, *args: Any, **kwargs: Any) -> Any:
+            queries.append(name)
+            return await self._inner.query(name, *args, **kwargs)
+
+    conv._handle = lambda: Counting(handle_of())  # type: ignore[method-assign]
+    return queries
+
+
 async def test_a_session_keeps_the_mirror_and_the_send_order(client: Client, worker: Worker) -> None:
     cid = conversation_id("session")
     conv = ConversationClient(
@@ -151,21 +171,7 @@ async def test_a_step_reads_no_state_and_sees_settings_changed_elsewhere(client:
     setting another client changed applies at this client's next step."""
     cid = conversation_id("no-queries")
     conv = ConversationClient(client, cid, worker.task_queue)
-    queries: list[str] = []
-    handle_of = conv._handle
-
-    class Counting:
-        def __init__(self, handle: Any) -> None:
-            self._inner = handle
-
-        def __getattr__(self, name: str) -> Any:
-            return getattr(self._inner, name)
-
-        async def query(self, name: str, *args: Any, **kwargs: Any) -> Any:
-            queries.append(name)
-            return await self._inner.query(name, *args, **kwargs)
-
-    conv._handle = lambda: Counting(handle_of())  # type: ignore[method-assign]
+    queries = counting_queries(conv)
     lookup = {"id": "c1", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}
     call = {"role": "assistant", "content": None, "tool_calls": [lookup]}
     await conv.prepare([{"role": "user", "content": "hi"}])
@@ -176,3 +182,27 @@ async def test_a_step_reads_no_state_and_sees_settings_changed_elsewhere(client:
     again = {**call, "tool_calls": [{**lookup, "id": "c2"}]}
     with pytest.raises(UnansweredCallError):
         await conv.prepare([{"role": "tool", "tool_call_id": "c1", "content": "found"}, again])
+
+
+async def test_an_anthropic_step_with_every_call_answered_reads_nothing(client: Client, worker: Worker) -> None:
+    """In a format the client has no send rules for, a step whose context needs no send-time change sends the mirror
+    (the result says ``sendAsIs``); one with a call left open reads the workflow's ``sendable`` query."""
+    conv = ConversationClient(client, conversation_id("anthropic-as-is"), worker.task_queue, format="anthropic")
+    queries = counting_queries(conv)
+
+    def use(call_id: str) -> dict[str, Any]:
+        block = {"type": "tool_use", "id": call_id, "name": "lookup", "input": {"order": 7}}
+        return {"role": "assistant", "content": [block]}
+
+    answer = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "tu1", "content": "order 7: paid"}]}
+    await conv.prepare([{"role": "user", "content": "Look up order 7."}])
+    prepared = await conv.prepare([answer], output=use("tu1"))
+    assert queries == []
+    assert prepared.raw.get("sendAsIs") is True
+    sendable = await client.get_workflow_handle(conv.workflow_id).query("sendable")
+    assert prepared.messages == sendable["messages"] == conv.mirror
+    pending = await conv.prepare([], output=use("tu2"))
+    assert queries == ["sendable"], "a call left open is answered by the workflow's rules"
+    assert "sendAsIs" not in pending.raw
+    last = pending.messages[-1]
+    assert last["role"] == "user" and last["content"][0]["tool_use_id"] == "tu2", "a synthesized result for tu2"

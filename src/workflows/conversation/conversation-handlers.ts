@@ -26,6 +26,7 @@ import { ingestInput } from './ingest-input';
 import { sameTools } from '../../contract/tool-schemas';
 import { countedAt } from './sent-contexts';
 import { withAbandonedAnswers } from './abandoned-calls';
+import { SendAsIsCheck } from './send-as-is';
 import { observeFold, observePrefix } from './observe';
 import { showCurrentDetails, upsertConversationAttributes } from './visibility';
 import { Mutex } from '../shared/mutex';
@@ -298,8 +299,12 @@ export class ConversationHandlers {
       ...(prefix ? { prefix } : {}),
       format: s.format,
       unanswered: s.settings.unanswered,
+      ...(this.sendAsIs.check(this.state) ? { sendAsIs: true as const } : {}),
     };
   }
+
+  /** Whether a reply's context goes out as it is stored (this run's; a new run reads its first context whole). */
+  private readonly sendAsIs = new SendAsIsCheck();
 
   /** Keys of the context the last `prepare` returned, and its version (this run; a new run starts without one). */
   private lastPrepared: { keys: EntryKey[]; version: number } = { keys: [], version: -1 };

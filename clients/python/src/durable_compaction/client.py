@@ -344,7 +344,8 @@ class ConversationClient:
         network); every other format is read from the ``sendable`` query, which runs the workflow's own rules.
 
         The format and ``unanswered`` setting come with the ``prepare`` result; from a worker whose results lack them,
-        from the ``state`` query.
+        from the ``state`` query. In another format the query is skipped when the result says ``sendAsIs`` (every call
+        answered, results in call order).
 
         Raises:
             ConversationUnavailableError: (``stored`` True) when a read it needs fails.
@@ -364,6 +365,9 @@ class ConversationClient:
             return prepare_for_send(self._mirror, unanswered, "chat")
         if self._stored_format == "responses":
             return prepare_for_send(self._mirror, unanswered, "responses")
+        if result.get("sendAsIs") is True:
+            # The workflow found nothing its send rules would change: the mirror is what the query would return.
+            return list(self._mirror)
         self._stored_format = None
         sendable = await self._after_stored(lambda: self._retrying(lambda: self._handle().query("sendable"), deadline))
         return list(sendable["messages"])
