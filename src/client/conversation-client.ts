@@ -398,7 +398,7 @@ export class ConversationClient {
 
   async configure(patch: SettingsPatch): Promise<ConversationSettings> {
     refuseOversizedUpdate(configureUpdate.name, patch, 'InvalidSettings');
-    this.cachedSettings = undefined;
+    this.readForSend = undefined;
     return this.typed(
       this.retrying(() => this.handle().executeUpdate(configureUpdate, { args: [patch] }), undefined, 'unknown')
     );
@@ -436,7 +436,7 @@ export class ConversationClient {
     this.inDoubt = undefined;
     this.seen = false;
     this.sentTools = undefined;
-    this.cachedSettings = undefined;
+    this.readForSend = undefined;
     return deleted;
   }
 
@@ -519,24 +519,21 @@ export class ConversationClient {
     result: PrepareResult,
     deadline: number
   ): Promise<{ unanswered: ConversationSettings['unanswered']; format?: MessageFormat }> {
-    const { format, unanswered } = result;
-    if (unanswered !== undefined && format !== undefined) {
-      return { unanswered, ...(format && format !== 'chat' ? { format } : {}) };
-    }
-    const settings = await this.settingsForSend(deadline);
-    return { unanswered: settings.unanswered, ...(this.sendFormat ? { format: this.sendFormat } : {}) };
+    const { format, unanswered } =
+      result.unanswered !== undefined && result.format !== undefined
+        ? { format: result.format, unanswered: result.unanswered }
+        : await this.sendSettings(deadline);
+    return { unanswered, ...(format && format !== 'chat' ? { format } : {}) };
   }
 
-  private cachedSettings: ConversationSettings | undefined;
-  /** The conversation's format as the `state` query read it (not chat), for a worker whose results lack it. */
-  private sendFormat: MessageFormat | undefined;
-  private async settingsForSend(deadline: number): Promise<ConversationSettings> {
-    if (!this.cachedSettings) {
+  /** What the `state` query read once, for a worker whose results lack the format and `unanswered`. */
+  private readForSend: SendSettings | undefined;
+  private async sendSettings(deadline: number): Promise<SendSettings> {
+    if (!this.readForSend) {
       const state = await this.retrying(() => this.handle().query(stateQuery), deadline);
-      this.cachedSettings = state.settings;
-      this.sendFormat = state.format && state.format !== 'chat' ? state.format : undefined;
+      this.readForSend = { format: state.format, unanswered: state.settings.unanswered };
     }
-    return this.cachedSettings;
+    return this.readForSend;
   }
 
   /** One append at a time per client (its writer sequence numbers must arrive in order). */
@@ -770,6 +767,12 @@ export class ConversationClient {
       throw err;
     }
   }
+}
+
+/** The send-time settings: the conversation's format (null before its first message) and `unanswered`. */
+interface SendSettings {
+  format: MessageFormat | null;
+  unanswered: ConversationSettings['unanswered'];
 }
 
 /** An append as sent: re-sent as is (update id, number, input) while its outcome is in doubt. */

@@ -352,19 +352,19 @@ class ConversationClient:
             UnansweredCallError: with setting ``unanswered: 'error'``, for a call without a result.
         """
         if "format" in result and "unanswered" in result:
-            self._stored_format = result["format"]
-            self._cached_settings = {**(self._cached_settings or {}), "unanswered": result["unanswered"]}
-        # A chat conversation becomes a Responses one when Responses items (they carry `type`) arrive: read again.
-        stale = self._stored_format == "chat" and any(isinstance(m, dict) and "type" in m for m in self._mirror)
-        if self._cached_settings is None or self._stored_format is None or stale:
-            state = await self._after_stored(lambda: self._retrying(lambda: self._handle().query("state"), deadline))
-            self._cached_settings = state["settings"]
-            self._stored_format = state.get("format")
-        unanswered = str(self._cached_settings.get("unanswered", "synthesize"))
-        if self._stored_format == "chat":
-            return prepare_for_send(self._mirror, unanswered, "chat")
-        if self._stored_format == "responses":
-            return prepare_for_send(self._mirror, unanswered, "responses")
+            fmt, unanswered = result["format"], str(result["unanswered"])
+        else:
+            # A chat conversation becomes a Responses one when Responses items (they carry `type`) arrive: read again.
+            stale = self._stored_format == "chat" and any(isinstance(m, dict) and "type" in m for m in self._mirror)
+            if self._cached_settings is None or self._stored_format is None or stale:
+                state = await self._after_stored(
+                    lambda: self._retrying(lambda: self._handle().query("state"), deadline)
+                )
+                self._cached_settings = state["settings"]
+                self._stored_format = state.get("format")
+            fmt, unanswered = self._stored_format, str(self._cached_settings.get("unanswered", "synthesize"))
+        if fmt in ("chat", "responses"):
+            return prepare_for_send(self._mirror, unanswered, fmt)
         if result.get("sendAsIs") is True:
             # The workflow found nothing its send rules would change: the mirror is what the query would return.
             return list(self._mirror)
