@@ -133,7 +133,7 @@ export function createActivities(deps: ActivityDeps) {
         const c = clip(input, raw, input.firstSeq + index, counts[index] ?? 0);
         if (c) clipped.push({ index, ...c });
       });
-      return { counts, clipped, fixedTokens: counter.replyPriming };
+      return { counts, clipped, fixedTokens: counter.replyPriming, at: Date.now() };
     },
 
     countTokens,

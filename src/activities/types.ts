@@ -25,6 +25,11 @@ export interface IngestResult {
   clipped: { index: number; raw: unknown; tokens: number; cutChars: number }[];
   /** Reply priming (and tool schemas) every request costs. */
   fixedTokens: number;
+  /**
+   * The worker's wall time when the messages were stored, epoch ms: the time the step's decisions read (kept in
+   * history, so a replay reads the same). Absent from histories recorded before it was returned.
+   */
+  at?: number;
 }
 
 /** A message of the head to fold: by archive sequence number (optionally clipped again), or inline (summaries). */

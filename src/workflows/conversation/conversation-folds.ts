@@ -28,6 +28,7 @@ import { planOptions, type RunLimits } from '../../contract/settings';
 import { pinnedIndices } from './pinned-messages';
 import { fallbackFold, replaceFallback, type FoldKit } from './fallback-fold';
 import { archiveRangeOf, FoldCommit, summarizeTicket, type FoldOutcome } from './fold-run';
+import type { DecisionClock } from './decision-clock';
 
 export type { FoldOutcome } from './fold-run';
 
@@ -58,12 +59,14 @@ export class ConversationFolds {
   constructor(
     private readonly state: ConversationState,
     private readonly limits: RunLimits,
+    /** The time decisions and records read (a step's recorded time, else workflow time). */
+    private readonly clock: DecisionClock,
     /** The calibrated estimate of the live context. */
     private readonly estimate: () => number,
     /** Refreshes the current details (rendered in one place, `visibility.ts`), metrics and search attributes. */
     private readonly onReport: () => void = () => {}
   ) {
-    this.commit = new FoldCommit(state, estimate);
+    this.commit = new FoldCommit(state, estimate, clock);
     this.kit = {
       state,
       commit: this.commit,
@@ -350,7 +353,7 @@ export class ConversationFolds {
       split: plan.split,
       tokens: this.estimate(),
       budget: s.settings.budget,
-      now: Date.now(),
+      now: this.clock.now(),
       limits: this.limits,
     });
     if (skip) observeBackoff();
@@ -363,7 +366,7 @@ export class ConversationFolds {
       raws: this.state.raws(),
       tokensBefore: estimate,
       archiveRange: archiveRangeOf(this.state, plan),
-      startedAt: Date.now(),
+      startedAt: this.clock.now(),
     });
   }
 

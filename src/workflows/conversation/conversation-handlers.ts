@@ -23,6 +23,7 @@ import {
 import { local } from './local-activities';
 import { localActivityOptions } from '../shared/activity-options';
 import { ingestInput } from './ingest-input';
+import { DecisionClock } from './decision-clock';
 import { sameTools } from '../../contract/tool-schemas';
 import { countedAt } from './sent-contexts';
 import { withAbandonedAnswers } from './abandoned-calls';
@@ -108,6 +109,8 @@ export class ConversationHandlers {
     return fn();
   };
   private readonly folds: ConversationFolds;
+  /** The time a step's decisions read: its `ingest`'s, kept in history. */
+  private readonly clock = new DecisionClock();
 
   constructor(
     readonly state: ConversationState,
@@ -116,6 +119,7 @@ export class ConversationHandlers {
     this.folds = new ConversationFolds(
       state,
       limits,
+      this.clock,
       () => this.estimate(),
       () => this.publish()
     );
@@ -139,6 +143,8 @@ export class ConversationHandlers {
       return this.reply(appended, outcome, true);
     } catch (err) {
       throw toFailure(err, 'prepare', stored);
+    } finally {
+      this.clock.release();
     }
   }
 
@@ -150,6 +156,8 @@ export class ConversationHandlers {
       return this.reply(appended, { decision: 'append only: no fold decision' }, false);
     } catch (err) {
       throw toFailure(err, 'append', stored);
+    } finally {
+      this.clock.release();
     }
   }
 
@@ -244,6 +252,7 @@ export class ConversationHandlers {
       ...ingestInput(s, staged),
       messages: [...staged.messages, ...inLive.map((r) => r.raw)],
     });
+    this.clock.hold(ingested.at);
     this.state.setReplyPriming(ingested.fixedTokens);
     // A pinned message comes back to the caller without its flag: an insert in the patch, like a clipped one.
     const clipped = new Set(ingested.clipped.map((c) => c.index));

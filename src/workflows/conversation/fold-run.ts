@@ -14,6 +14,7 @@ import { summarizeActivityOptions } from '../shared/activity-options';
 import type { ConversationState } from './conversation-state';
 import { archiveFoldRecord } from './archive-fold-record';
 import { local } from './local-activities';
+import type { DecisionClock } from './decision-clock';
 import { dropAnchor } from '../../core/calibration';
 import type { FoldRecord } from '../../core/fold/fold-record';
 import { prefixHash } from '../../core/hash';
@@ -55,7 +56,9 @@ export class FoldCommit {
   constructor(
     private readonly state: ConversationState,
     /** The calibrated estimate of the live context. */
-    private readonly estimate: () => number
+    private readonly estimate: () => number,
+    /** The time fold records read (a step's recorded time, else workflow time). */
+    private readonly clock: DecisionClock
   ) {}
 
   /**
@@ -94,7 +97,7 @@ export class FoldCommit {
       count: async (inserted) =>
         (await local.countTokens({ model: s.settings.model, format: s.format!, messages: inserted })).counts,
       measure,
-      now: () => Date.now(),
+      now: () => this.clock.now(),
       ...(extra.fallback !== undefined ? { fallback: extra.fallback } : {}),
       ...(extra.replaces !== undefined ? { replaces: extra.replaces } : {}),
       ...(extra.build ? { build: extra.build } : {}),
@@ -154,7 +157,7 @@ export class FoldCommit {
       error: outcome.error,
       archiveRange: t.archiveRange,
       startedAt: t.startedAt,
-      finishedAt: Date.now(),
+      finishedAt: this.clock.now(),
       usage: outcome.usage,
       responseId: outcome.responseId,
       outputTypes: outcome.outputTypes,
@@ -169,7 +172,7 @@ export class FoldCommit {
   /** Truncate mode: the oldest rounds leave without a summary (the archive keeps them). */
   async truncate(transcript: Transcript, plan: FoldPlan, estimate: number): Promise<FoldOutcome> {
     const number = this.state.nextFoldNumber();
-    const at = Date.now();
+    const at = this.clock.now();
     const archiveRange = archiveRangeOf(this.state, plan);
     const raws = this.state.raws();
     this.state.commitTruncate(transcript, plan);

@@ -69,7 +69,12 @@ interface Call {
 async function foldsAgree(archive: PostgresArchive, conv: ConversationClient, withinMs = 60_000): Promise<string[]> {
   const until = Date.now() + withinMs;
   for (;;) {
-    await conv.waitForFold({ timeoutMs: Math.max(0, Math.min(30_000, until - Date.now())) });
+    try {
+      await conv.waitForFold({ timeoutMs: Math.max(0, Math.min(30_000, until - Date.now())) });
+    } catch (err) {
+      // Named with its conversation, and the other conversations still checked.
+      return [`did not answer waitForFold after the run: ${err instanceof Error ? err.message : String(err)}`];
+    }
     const held = await conv.folds();
     const archived = await archive.folds(conv.workflowId);
     const problems: string[] = [];

@@ -3,8 +3,8 @@ import { temporal } from '@temporalio/proto';
 import { conversationWorkflowId, foldsQuery } from '../../../src/contract/definitions';
 import { corpusConversation } from '../../support/corpus';
 import { driveConversation } from '../../support/drive';
-import { conversationClient, uniqueConversationId, withConversationWorker } from '../../support/conversation';
-import { withWorker } from '../../support/temporal';
+import { uniqueConversationId, withConversationWorker } from '../../support/conversation';
+import { foldAndReplay } from '../../support/fold-replay';
 import { createActivities } from '../../../src/activities';
 import type { RecordFoldInput } from '../../../src/activities/types';
 import { SqliteArchive } from '../../../src/archive/sqlite-archive';
@@ -73,22 +73,12 @@ describe('fold records reach the archive through an ordinary activity', function
         return real.recordFold({ ...input, record });
       },
     };
-    const taskQueue = `fold-times-${process.pid}-${Date.now()}`;
-    const id = uniqueConversationId('fold-times');
-    const key = conversationWorkflowId(id);
     try {
-      const held = await withWorker({ activities, taskQueue }, async ({ env }) => {
-        const conv = conversationClient(env.client, taskQueue, id, { settings: { budget: 8000 } });
-        await driveConversation(conv, corpusConversation('tau2-bench-gpt41-airline-task18').messages);
-        return conv.folds();
-      });
+      // The replay computes the times anew, on a fresh worker whose activities report nothing shifted.
+      const { held, replayed, workflowId } = await foldAndReplay('fold-times', activities, real);
       assert.ok(held.length >= 2, `the corpus session folded (${held.length} folds)`);
       assert.deepEqual(held, reported.slice(-held.length), 'the run holds the records as written');
-      assert.deepEqual(await archive.folds(key), reported);
-      // A fresh worker has nothing cached: the query replays the whole history, computing the times anew.
-      const replayed = await withWorker({ activities: real, taskQueue }, ({ env }) =>
-        env.client.workflow.getHandle(key).query(foldsQuery)
-      );
+      assert.deepEqual(await archive.folds(workflowId), reported);
       assert.deepEqual(replayed, held, 'a replay holds what was written, not what its own clock gives');
     } finally {
       await archive.close();
