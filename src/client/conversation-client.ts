@@ -62,6 +62,7 @@ import {
   type Stored,
 } from './errors';
 import { isTransientServerAnswer, retryTransient, TryAgain } from './retry';
+import { hasReached, noteReached } from './reached-namespaces';
 import { PROTOCOL_VERSION } from '../contract/protocol-version';
 import { OriginalsReader, type ArchiveReader } from './originals';
 import { ArchiveError } from '../archive/archive';
@@ -462,22 +463,28 @@ export class ConversationClient {
   }
 
   /** {@link retrying} leaving the last transient error as it is (an append settles its doubt from it). */
-  private retryingRaw<T>(fn: () => Promise<T>, deadline = this.callDeadline()): Promise<T> {
-    return retryTransient(fn, {
+  private async retryingRaw<T>(fn: () => Promise<T>, deadline = this.callDeadline()): Promise<T> {
+    const answered = await retryTransient(fn, {
       deadlineMs: deadline - Date.now(),
       // Every gRPC call of an attempt (an update's accept and its outcome polls too) ends by the deadline.
       bounded: (end, attempt) => this.options.client.connection.withDeadline(end, attempt),
       alsoTransient: (err) => this.namespaceVanished(err),
     });
+    const { client } = this.options;
+    noteReached(client, client.options.namespace);
+    return answered;
   }
 
   /**
-   * @returns true for the SDK's NamespaceNotFoundError once this client stored an append: a namespace that answered
-   *   does not stop existing between two calls, but Temporal's frontend says so while its database restarts (an
-   *   update it already applied can get that answer). For a client that never reached the namespace it stays final.
+   * @returns true for the SDK's NamespaceNotFoundError once this client stored an append, or its Temporal `Client`
+   *   reached the namespace through any call: a namespace that answered does not stop existing, but Temporal's
+   *   frontend says so while its database restarts (an update it already applied can get that answer). For a client
+   *   whose Temporal client never reached the namespace it stays final.
    */
   private namespaceVanished(err: unknown): boolean {
-    return this.seen && err instanceof NamespaceNotFoundError;
+    if (!(err instanceof NamespaceNotFoundError)) return false;
+    const { client } = this.options;
+    return this.seen || hasReached(client, client.options.namespace);
   }
 
   /** Update failures as ConversationUpdateError (type and `stored`). */

@@ -1,7 +1,8 @@
 // While Temporal's database restarts, its frontend can answer an update it already applied with "Namespace not
 // found" (the SDK's NamespaceNotFoundError; seen on the chaos cluster, npm run test:cluster). A client that stored an
 // append before knows its namespace exists: it retries with the same update id and writer sequence, so the append is
-// stored once and the next call is numbered after it. A client that never reached its namespace fails at once.
+// stored once and the next call is numbered after it. So does a new conversation's client whose Temporal client reached
+// the namespace before. A client whose Temporal client never reached its namespace fails at once.
 import { strict as assert } from 'node:assert';
 import * as grpc from '@grpc/grpc-js';
 import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
@@ -28,15 +29,15 @@ function namespaceNotFound(namespace: string): Partial<grpc.StatusObject> {
 }
 
 /**
- * Lets the next `count` UpdateWorkflowExecution calls reach the server (which applies them) and replaces each answer
- * with "Namespace not found".
+ * Lets the next `state.left` calls of `method` reach the server (which applies them) and replaces each answer with
+ * "Namespace not found".
  */
-function answersAfterApplying(namespace: string) {
+function answersAfterApplying(namespace: string, method = 'UpdateWorkflowExecution') {
   const state = { left: 0, replaced: 0 };
   const interceptor: grpc.Interceptor = (options, nextCall) =>
     new grpc.InterceptingCall(nextCall(options), {
       start(metadata, listener, next) {
-        if (!options.method_definition.path.endsWith('/UpdateWorkflowExecution') || state.left === 0) {
+        if (!options.method_definition.path.endsWith(`/${method}`) || state.left === 0) {
           next(metadata, listener);
           return;
         }
@@ -55,19 +56,31 @@ function answersAfterApplying(namespace: string) {
   return { interceptor, state };
 }
 
+/** Runs `fn` with a Temporal client whose `method` answers can be replaced (see {@link answersAfterApplying}). */
+async function withFaultyClient(
+  env: { address: string; namespace?: string },
+  method: string,
+  fn: (client: Client, fault: ReturnType<typeof answersAfterApplying>) => Promise<void>
+): Promise<void> {
+  const namespace = env.namespace ?? 'default';
+  const fault = answersAfterApplying(namespace, method);
+  const connection = await Connection.connect({
+    address: env.address,
+    interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions()), fault.interceptor],
+  });
+  try {
+    await fn(new Client({ connection, namespace }), fault);
+  } finally {
+    await connection.close();
+  }
+}
+
 describe('a NamespaceNotFoundError answer', function () {
   this.timeout(120_000);
 
   it('to an append applied by a namespace that answered before: retried, stored once, next call numbered after', async () => {
     await withConversationWorker(async ({ env, taskQueue }) => {
-      const namespace = env.namespace ?? 'default';
-      const fault = answersAfterApplying(namespace);
-      const connection = await Connection.connect({
-        address: env.address,
-        interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions()), fault.interceptor],
-      });
-      try {
-        const client = new Client({ connection, namespace });
+      await withFaultyClient(env, 'UpdateWorkflowExecution', async (client, fault) => {
         const conv = new ConversationClient({
           client,
           conversationId: uniqueConversationId('namespace-answer'),
@@ -82,9 +95,34 @@ describe('a NamespaceNotFoundError answer', function () {
         const { messages } = await conv.context();
         const texts = messages.map((m) => (m as { content?: unknown }).content);
         assert.deepEqual(texts, ['one', 'two', 'three'], 'each message is stored once, in order');
-      } finally {
-        await connection.close();
-      }
+      });
+    });
+  });
+
+  it('to the first call of a new conversation on a Temporal client that reached the namespace: retried, stored once', async () => {
+    // The chaos suite's lanes share one Temporal client: a new conversation's first update-with-start during a database
+    // restart got the answer, and its client, having stored nothing yet, handed it to the caller as final.
+    await withConversationWorker(async ({ env, taskQueue }) => {
+      await withFaultyClient(env, 'ExecuteMultiOperation', async (client, fault) => {
+        const open = (name: string) =>
+          new ConversationClient({
+            client,
+            conversationId: uniqueConversationId(name),
+            taskQueue,
+            retryDeadlineMs: 30_000,
+          });
+        await open('namespace-first').prepare([user('one')]);
+        fault.state.left = 1; // the applied start is answered "not found"; the retry goes to the running conversation
+        const second = open('namespace-second');
+        await second.prepare([user('two')]);
+        assert.equal(fault.state.replaced, 1, 'the answer was replaced');
+        const { messages } = await second.context();
+        assert.deepEqual(
+          messages.map((m) => (m as { content?: unknown }).content),
+          ['two'],
+          'stored once'
+        );
+      });
     });
   });
 
