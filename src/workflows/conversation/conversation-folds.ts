@@ -158,6 +158,8 @@ export class ConversationFolds {
     } finally {
       this.blocking = null;
     }
+    // The summary came with a stored activity completion, in a later task: the record's end is that task's time.
+    this.clock.release();
     return this.commit.finish(ticket, outcome, transcript, plan, {});
   }
 

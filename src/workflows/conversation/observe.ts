@@ -24,7 +24,8 @@ export function observeFold(record: FoldRecord): void {
     tokensBefore: record.tokensBefore,
     tokensAfter: record.tokensAfter,
     messagesFolded: record.droppedCount,
-    durationMs: record.finishedAt - record.startedAt,
+    // A step's times are its worker's wall clock, a task's the server's: a small skew must not read as negative.
+    durationMs: Math.max(0, record.finishedAt - record.startedAt),
     ...(record.identifiers
       ? { identifiersKept: record.identifiers.kept, identifiersTotal: record.identifiers.total }
       : {}),

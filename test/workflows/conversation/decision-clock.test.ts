@@ -10,6 +10,23 @@ import { SqliteArchive } from '../../../src/archive/sqlite-archive';
 import { DecisionClock } from '../../../src/workflows/conversation/decision-clock';
 import { foldAndReplay } from '../../support/fold-replay';
 
+/** Activities whose ingest reports times years from now, a second apart (no workflow clock gives these). */
+function futureIngest(archive: SqliteArchive) {
+  const base = Date.UTC(2031, 0, 1);
+  const recorded: number[] = [];
+  const real = createActivities({ archive });
+  const activities = {
+    ...real,
+    async ingest(input: IngestInput) {
+      const result = await real.ingest(input);
+      const at = base + recorded.length * 1000;
+      recorded.push(at);
+      return { ...result, at };
+    },
+  };
+  return { real, activities, recorded };
+}
+
 describe('the decision clock', function () {
   this.timeout(300_000);
 
@@ -27,31 +44,33 @@ describe('the decision clock', function () {
     assert.ok(clock.now() >= before);
   });
 
-  it('stamps folds begun and applied in a step with that step ingest time, and a replay holds the same', async () => {
+  it('stamps the start of each fold with its step ingest time, and a replay holds the same', async () => {
     const archive = SqliteArchive.open({ path: join(mkdtempSync(join(tmpdir(), 'dc-clock-')), 'a.sqlite') });
-    // Each ingest reports a time years from now, a second apart: no workflow clock gives these.
-    const base = Date.UTC(2031, 0, 1);
-    const recorded: number[] = [];
-    const real = createActivities({ archive });
-    const activities = {
-      ...real,
-      async ingest(input: IngestInput) {
-        const result = await real.ingest(input);
-        const at = base + recorded.length * 1000;
-        recorded.push(at);
-        return { ...result, at };
-      },
-    };
+    const { real, activities, recorded } = futureIngest(archive);
     try {
       const { held, replayed } = await foldAndReplay('decision-clock', activities, real);
       assert.ok(held.length >= 2, `the corpus session folded (${held.length} folds)`);
       const steps = new Set(recorded);
       for (const f of held) assert.ok(steps.has(f.startedAt), `fold ${f.number} begun at a step's ingest time`);
-      assert.ok(
-        held.some((f) => steps.has(f.finishedAt)),
-        'a background fold is applied at a later step, at that step time'
-      );
       assert.deepEqual(replayed, held, 'a replay reads the same times');
+    } finally {
+      await archive.close();
+    }
+  });
+
+  it('ends a blocking fold at the time of the task its summary came in, not the step time', async () => {
+    const archive = SqliteArchive.open({ path: join(mkdtempSync(join(tmpdir(), 'dc-clock-')), 'a.sqlite') });
+    const { real, activities, recorded } = futureIngest(archive);
+    try {
+      const { held, replayed } = await foldAndReplay('decision-clock-blocking', activities, real, {
+        foldMode: 'blocking',
+      });
+      assert.ok(held.length >= 2, `the corpus session folded (${held.length} folds)`);
+      for (const f of held) {
+        assert.ok(recorded.includes(f.startedAt), `fold ${f.number} begun at its step's ingest time`);
+        assert.ok(!recorded.includes(f.finishedAt), `fold ${f.number} ended at a task's time`);
+      }
+      assert.deepEqual(replayed, held);
     } finally {
       await archive.close();
     }
