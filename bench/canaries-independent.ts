@@ -1,7 +1,8 @@
 /**
  * `npm run bench canaries-independent`: fact survival measured with fact sets written independently of the ledger
- * (bench/canaries/independent-facts.json, and the held-out independent-facts-2.json written after the ledger's
- * changes were made), through the public `fold` command, beside the simple baselines. Writes
+ * (bench/canaries/independent-facts.json; independent-facts-2.json, written after the ledger's first changes; -3 and -4,
+ * written blind by two more authors on 2026-12-07; -4 first measured once the typed-slot rule was settled), through the public
+ * `fold` command, beside the simple baselines. Writes
  * bench/results/canaries-independent.json (`{"sets": [report, …]}`) and .md, one section per set.
  * `CANARY_FACTS=path` measures that fact file alone. `BENCH_QUICK=1`: two short sessions, one seed (a few seconds).
  * `BENCH_RESULTS=DIR` writes the results there instead of bench/results.
@@ -14,7 +15,12 @@ import { formatIndependent, measureIndependent } from './canaries/independent/me
 import { resultsDir } from './results-dir';
 
 const QUICK_SESSIONS = ['tau2-bench-gpt41-retail-task38', 'swe-agent-gpt4-pydicom__pydicom-1458'];
-const SETS = ['bench/canaries/independent-facts.json', 'bench/canaries/independent-facts-2.json'];
+const SETS = [
+  'bench/canaries/independent-facts.json',
+  'bench/canaries/independent-facts-2.json',
+  'bench/canaries/independent-facts-3.json',
+  'bench/canaries/independent-facts-4.json',
+];
 
 async function main(): Promise<void> {
   const quick = process.env.BENCH_QUICK === '1';

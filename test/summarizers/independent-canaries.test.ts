@@ -20,6 +20,19 @@ describe('independent canary harness', function () {
     });
   });
 
+  it('reads every fact set the benchmark measures, strictly', () => {
+    const dir = join(__dirname, '..', '..', 'bench', 'canaries');
+    const sizes = [2, 3, 4].map((n) => {
+      const set = loadFactSet(join(dir, `independent-facts-${n}.json`));
+      return [set.facts.length, set.updates.length];
+    });
+    assert.deepEqual(sizes, [
+      [250, 50],
+      [120, 60],
+      [120, 60],
+    ]);
+  });
+
   it('reads the fact set and names the field that is wrong', () => {
     assert.equal(facts.facts.length, 276);
     assert.equal(facts.updates.length, 40);

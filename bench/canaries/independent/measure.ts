@@ -119,10 +119,23 @@ export function holds(texts: readonly string[], p: PlantedFact): boolean {
   return texts.some((t) => groups.every((g) => g.some((x) => (typeof x === 'string' ? t.includes(x) : x.test(t)))));
 }
 
+// Words too common to tie a line to a statement's subject.
+const COMMON = new Set(
+  'that this these those with from have keep under only about into than then them they what when where which will would could should there their your just like also been were some more most much very over after before'.split(
+    ' '
+  )
+);
+
+/** @returns the words of at least four letters of `text`, lower-cased, without common ones */
+const subjectWordsOf = (text: string): Set<string> =>
+  new Set((text.toLowerCase().match(/[a-z]{4,}/g) ?? []).filter((w) => !COMMON.has(w)));
+
 /**
  * Whether the context states an update's replaced value in a message the method wrote (a summary, a checklist),
  * counted only once both the first statement and the later one have left the context: until the later one is folded,
- * the method has not seen the update (and the context still says it verbatim).
+ * the method has not seen the update (and the context still says it verbatim). The value counts as stated on a line
+ * that also names the first statement's subject (a word of it beside the value): "64 kb ram" does not state an old GPU
+ * quota of 64, nor "max_cases: 32" in a test log an old batch size of 32.
  *
  * @returns `undefined` when the first or the later statement is still verbatim in the context (not eligible)
  */
@@ -137,7 +150,16 @@ export function statesStale(
     return undefined;
   const original = new Set(session.map((m) => JSON.stringify(m)));
   const values = p.update.oldValue.map(valuePattern);
-  return context.some((m) => !original.has(JSON.stringify(m)) && values.some((v) => v.test(messageText(m))));
+  const valueWords = subjectWordsOf(p.update.oldValue.join(' '));
+  const subject = [...subjectWordsOf(p.update.first)].filter((w) => !valueWords.has(w));
+  const aboutSubject = (line: string): boolean => subject.length === 0 || subject.some((w) => line.includes(w));
+  return context.some(
+    (m) =>
+      !original.has(JSON.stringify(m)) &&
+      messageText(m)
+        .split('\n')
+        .some((line) => values.some((v) => v.test(line)) && aboutSubject(line))
+  );
 }
 
 function score(

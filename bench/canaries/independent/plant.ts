@@ -21,8 +21,8 @@ export interface PlantedFact {
   at: number;
   /** Probe groups (all must be found in one message, each by any alternative); an update: its new value. */
   probes: string[][];
-  /** Updates only: the replaced value's alternatives and the message that first stated it. */
-  update?: { oldValue: string[]; firstAt: number };
+  /** Updates only: the replaced value's alternatives, the message that first stated it, and that statement. */
+  update?: { oldValue: string[]; firstAt: number; first: string };
 }
 
 const SPAN: Record<Position, [number, number]> = { early: [0.05, 0.25], middle: [0.4, 0.6], late: [0.7, 0.9] };
@@ -101,7 +101,7 @@ export function plantFacts(
       speaker: u.speaker,
       position,
       probes: [u.newValue],
-      update: { oldValue: u.oldValue, firstAt: -1 },
+      update: { oldValue: u.oldValue, firstAt: -1, first: u.first },
     });
   });
   const out: Message[] = [];

@@ -4,6 +4,7 @@
  */
 import { showsNewStateOfRecord } from './json-record';
 import { isStopWord, statementValues, stem, subjectWords } from './sentences';
+import { namesItsSubject, sharedTypedSlot, typedScan } from './typed-values';
 import type { EntryKind, LedgerEntry } from './types';
 
 // Kinds that say what a value is: the wording picks one of them ("Keep the batch under 200." is a limit, "The batch
@@ -116,8 +117,9 @@ export type Replacement = 'strict' | 'slot' | 'no';
  * withdrawal ({@link WITHDRAWAL}) that drops a word of `older` ("forget the import, the priority is …") or shares two of
  * its subject words; a change that shares a third of the subject words `older` keeps once its names that `newer` no
  * longer states are left out, with a new value of the same shape (on one shared word, only when `newer` states at
- * most two values). A withdrawal on one shared word alone never replaces: agents and
- * users say "instead" and "now" about everything.
+ * most two values); a change of a typed value on one subject word ({@link typedSlot}: "the offsite dinner may cost
+ * $1,200" → "finance approved a bigger offsite, up to $2,000"). A withdrawal on one shared word alone never replaces:
+ * agents and users say "instead" and "now" about everything.
  *
  * @returns `strict`, `slot` or `no`
  */
@@ -191,8 +193,41 @@ export function replacement(newer: LedgerEntry, older: LedgerEntry): Replacement
       common >= Math.ceil(kept.length / 3) &&
       // On one shared word, only a short update: one stating many values is about something else.
       (common >= 2 || newValues.size <= 2) &&
-      asChange(common));
+      asChange(common)) ||
+    typedSlot(newText, oldText, cue);
   return slot ? 'slot' : 'no';
+}
+
+// Beside a value of the same type on the same subject, wording that says the value moved: the verbs of changing an
+// amount, a limit, a booking or a version, and the phrases that report an outcome ("in the end", "turns out").
+const TYPED_CHANGE =
+  /\b(?:approved|extended|shortened|increased|decreased|reduced|bumped|upgraded|downgraded|tightened|loosened|revised|re-?ran|re-?checked|re-?booked|rebooked|failed over|took over|migrated|settled on|went with|decided|turns? out|in the end|stretch(?:ed)? to|go up to|up to|down to|extend\w*|moved? (?:up|down)|cut to|anymore)\b/i;
+
+/**
+ * Whether `newer` fills `older`'s typed slot: a value of one type (an amount, a size, a duration in one unit, a
+ * version of one named thing …, see {@link sharedTypedSlot}) in place of the older one's, linked by the name the type
+ * carries or by a subject word of the clause that states the older value, and worded as a change.
+ *
+ * @param cue whether `newer` is worded as a change ({@link UPDATE_CUE})
+ * @returns whether the newer statement fills the older one's typed slot
+ */
+function typedSlot(newText: string, oldText: string, cue: boolean): boolean {
+  const type = sharedTypedSlot(newText, oldText);
+  if (type === undefined || !(cue || TYPED_CHANGE.test(newText))) return false;
+  if (namesItsSubject(type)) return true;
+  // Subject words beside the values (a unit is the value's: "30 days" and "3 days" share no subject), of four letters
+  // or more ("get", "add" and "set" are said of anything).
+  const words = (t: string): Set<string> =>
+    new Set(
+      subjectWords(typedScan(t).rest)
+        .map(stem)
+        .filter((w) => w.length >= 4)
+    );
+  // Of the older statement, the clause that states the value: "refunds over $500, those go through finance" is not
+  // about finance's budget.
+  const clause = oldText.split(/[,;:.!?—–()]+\s|\s[-—–]\s/).find((c) => sharedTypedSlot(newText, c) === type);
+  const older = words(clause ?? oldText);
+  return [...words(newText)].some((w) => older.has(w));
 }
 
 /**
