@@ -82,8 +82,10 @@ const DURABLE =
   /\b(?:for (?:all|every|each|the rest)|every time|whenever|always|never|from here on|throughout|consistently)\b/i;
 // A finding stated as one, value or not ("Confirmed: it only fails on the nights the certificate rotated", "the real
 // bottleneck is the N+1 query"): a fact, ranked with what the user states, not with what a tool happened to show.
+// What the assistant reports having checked, then what it saw ("I looked at the DNS records: api.example.io is a
+// CNAME …", "I checked — the bucket is s3://…") is a finding too.
 const FOUND =
-  /\b(?:confirmed|verified|turns out|turned out|root cause|caused by|is isolated to|the (?:real |actual |main )?(?:issue|problem|bug|bottleneck|culprit|cause) (?:is|was))\b/i;
+  /\b(?:confirmed|verified|turns out|turned out|root cause|caused by|is isolated to|the (?:real |actual |main )?(?:issue|problem|bug|bottleneck|culprit|cause) (?:is|was))\b|^i (?:checked|looked at|looked into|dug into|inspected|traced|went through|compared)\b[^:—–]{0,60}(?:[:—–]|, and)/i;
 
 // The assistant thinking aloud — a guess it has not checked ("maybe it's a tab", "I think L003 runs twice") or a question
 // to itself — is reasoning on the way to a finding, not one: what it found is stated without a hedge.
@@ -91,8 +93,9 @@ const GUESS =
   /\b(?:maybe|perhaps|probably|possibly|might|i think|i guess|i suspect|i wonder|not sure|could be|hmm+|wait)\b/i;
 
 // Narration of the next step by the assistant ("Let me…", "Now I'll…"): never a decision.
+// An acknowledgement may open it ("Sure — I'll …", "Of course, I'll …").
 const NARRATION =
-  /^(?:(?:now|ok(?:ay)?|great|perfect|good|alright|first|next)[,!.]?\s+)*(?:let me|let's|i'll|i will|i need to|i'm going to)\b/i;
+  /^(?:(?:now|ok(?:ay)?|great|perfect|good|alright|first|next|sure|yes|yep|of course|absolutely|understood|right|thanks|thank you)\s*[,!.—–-]?\s+)*(?:let me|let's|i'll|i will|i need to|i'm going to)\b/i;
 
 function statusOf(status: unknown): GoalStatus {
   const s = typeof status === 'string' ? status.toLowerCase() : '';

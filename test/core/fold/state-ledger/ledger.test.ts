@@ -150,7 +150,9 @@ describe('core/fold/state-ledger', () => {
               'But how does it decide when to stop? Wait, the lock file is /tmp/x.lock. ' +
               'Confirmed: it fails only on the nights the vendor rotates its certificate. ' +
               "The real bottleneck is the N+1 query on order lines. I'll read the log next. " +
-              "I'll use the staging replica for every query from here on.",
+              "I'll use the staging replica for every query from here on. " +
+              "Sure — I'll answer in Spanish in every reply from here on. Sure, let me look at the cron file. " +
+              'I looked at the mail records: reports.example.org forwards to a retired mailbox. I looked at the file.',
           },
         ]),
         { seqs: [1, 2] }
@@ -161,6 +163,8 @@ describe('core/fold/state-ledger', () => {
           'fact: Confirmed: it fails only on the nights the vendor rotates its certificate.',
           'fact: The real bottleneck is the N+1 query on order lines.',
           "rule: I'll use the staging replica for every query from here on.",
+          "rule: Sure — I'll answer in Spanish in every reply from here on.",
+          'fact: I looked at the mail records: reports.example.org forwards to a retired mailbox.',
         ]
       );
     });
