@@ -1,7 +1,8 @@
 /**
  * `npm run bench canaries-independent`: fact survival measured with fact sets written independently of the ledger
  * (bench/canaries/independent-facts.json; independent-facts-2.json, written after the ledger's first changes; -3 and -4,
- * written blind by two more authors on 2026-12-07; -4 first measured once the typed-slot rule was settled), through the public
+ * written blind by two more authors on 2026-12-07; -4 first measured once the typed-slot rule was settled; -5 written blind on 2026-12-07 and held out from the class-slot
+ * rules), through the public
  * `fold` command, beside the simple baselines. Writes
  * bench/results/canaries-independent.json (`{"sets": [report, …]}`) and .md, one section per set.
  * `CANARY_FACTS=path` measures that fact file alone. `BENCH_QUICK=1`: two short sessions, one seed (a few seconds).
@@ -20,6 +21,7 @@ const SETS = [
   'bench/canaries/independent-facts-2.json',
   'bench/canaries/independent-facts-3.json',
   'bench/canaries/independent-facts-4.json',
+  'bench/canaries/independent-facts-5.json',
 ];
 
 async function main(): Promise<void> {

@@ -14,6 +14,10 @@ const PREFERENCE =
 const GOAL =
   /\b(?:goal|objective|task|todo|to-do|next step|next,|then we|after that|still (?:have|need) to|need to|needs to|remaining|milestone|deadline|ship|finish|complete)\b/i;
 const NUMBER = /\d/;
+// A request for good worded as a question ("Could you switch to German from here on?"): a standing instruction, not
+// something to answer.
+const STANDING_REQUEST =
+  /^(?:\W*\w+\W+)?(?:could|can|would|will) you\b(?=.*\b(?:from (?:now|here) on|going forward|always|never|every time|whenever|for (?:all|every|the rest))\b)/i;
 
 /**
  * Classifies one statement.
@@ -23,7 +27,8 @@ const NUMBER = /\d/;
  */
 export function classifyStatement(text: string, fromUser: boolean): EntryKind | undefined {
   if (!fromUser) return DECISION.test(text) ? 'decision' : undefined;
-  if (/\?\s*$/.test(text)) return 'question';
+  if (/\?\s*$/.test(text))
+    return STANDING_REQUEST.test(text) ? classifyStatement(text.replace(/\?\s*$/, '.'), true) : 'question';
   if (PREFERENCE.test(text)) return 'preference';
   if (NUMBER.test(text) && (LIMIT.test(text) || RULE.test(text))) return 'constraint';
   if (RULE.test(text)) return 'rule';

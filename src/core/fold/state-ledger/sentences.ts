@@ -27,7 +27,7 @@ const STOP = new Set(
   (
     "a an the this that these those it its it’s it's is are was were be been being am to of in on at for from by with " +
     'and or but so as if then than now just actually instead please new current currently still also again ' +
-    'update updated correction change changed changes moved move set make made use using our my your we i you me ' +
+    'update updated correction change changed changes moved move switch switched switching set make made use using our my your we i you me ' +
     'us they them he she his her not no do does did will would should shall can could may might must have has had ' +
     'here there what which who when where why how all any some each every one per about into onto over up down out ' +
     'plan note fyi okay ok sure scratch earlier before previous previously said told value rather like want ' +
@@ -98,10 +98,38 @@ export function stem(w: string): string {
 export function subjectWords(text: string): string[] {
   const values = new Set(statementValues(text).map((v) => v.toLowerCase()));
   const words = new Set<string>();
-  for (const raw of text.toLowerCase().split(/[^a-z0-9_'’-]+/)) {
+  // "per day" is "daily": "5,000 calls per day" and "the daily cap" name one slot ("last week" is no weekly anything).
+  const periodic = text
+    .toLowerCase()
+    .replace(/\b(?:per|a|an|each|every) (hour|day|week|month|year)\b/g, (_, p: string) =>
+      p === 'day' ? 'daily' : `${p}ly`
+    );
+  for (const raw of periodic.split(/[^a-z0-9_'’-]+/)) {
     const w = raw.replace(/^['’-]+|['’-]+$/g, '');
     if (w.length < 3 || STOP.has(w) || values.has(w) || /\d/.test(w)) continue;
     words.add(stem(w));
   }
   return [...words].sort();
+}
+
+/**
+ * How many words of `other` an acronym of `text` spells out ("164,500 MAU" and "the monthly active users number":
+ * three), each acronym counted once.
+ *
+ * @returns the number of words, 0 when no acronym of `text` is spelled out in `other`
+ */
+export function acronymWords(text: string, other: string): number {
+  const words = other.toLowerCase().match(/[a-z]+/g) ?? [];
+  let found = 0;
+  for (const acronym of new Set(text.match(/\b[A-Z]{3,5}s?\b/g) ?? [])) {
+    const letters = acronym.replace(/s$/, '').toLowerCase();
+    for (let i = 0; i + letters.length <= words.length; i++) {
+      const run = words.slice(i, i + letters.length);
+      if (run.every((w, k) => w[0] === letters[k] && w.length > 1 && !STOP.has(w))) {
+        found += run.length;
+        break;
+      }
+    }
+  }
+  return found;
 }

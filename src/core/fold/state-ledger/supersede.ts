@@ -3,8 +3,9 @@
  * of what the earlier one said. Kinds are compared first; then the subject words and names both state.
  */
 import { showsNewStateOfRecord } from './json-record';
-import { isStopWord, statementValues, stem, subjectWords } from './sentences';
+import { acronymWords, isStopWord, statementValues, stem, subjectWords } from './sentences';
 import { namesItsSubject, sharedTypedSlot, typedScan } from './typed-values';
+import { isClass, isOwnSetting } from './value-classes';
 import type { EntryKind, LedgerEntry } from './types';
 
 // Kinds that say what a value is: the wording picks one of them ("Keep the batch under 200." is a limit, "The batch
@@ -28,12 +29,12 @@ function sameKind(a: EntryKind, b: EntryKind): boolean {
 // Wording that says a statement changes an earlier one: "actually", "scratch that", "instead", "moved to",
 // "rescheduled", "from now on", "is now", "renamed", "slipped", "rolled forward", "after all" …
 const UPDATE_CUE =
-  /\b(?:actually|scratch that|instead|no longer|any ?more|change of plans?|changed?|moved?|rescheduled|postponed|pushed (?:back|out)|brought\b.{0,30}\bforward|switch(?:ed)? to|replaced?|forget|from now on|going forward|from here on|now|new|updated?|correction|relaxed|raised|lowered|re-?prioriti[sz]ed|on (?:second thought|reflection)|renam\w*|renumber\w*|swap(?:ped)?|slipped|rolled (?:forward|back)|re-?scop\w*|after all|i was wrong|lower the bar)\b/i;
+  /\b(?:actually|scratch that|instead|no longer|any ?more|change of plans?|changed?|moved?|rescheduled|postponed|pushed (?:back|out)|brought\b.{0,30}\bforward|switch(?:ed)? to|replaced?|forget|from now on|going forward|from here on|now|new|updated?|correction|relaxed|raised|lowered|re-?prioriti[sz]ed|on (?:second thought|reflection)|renam\w*|renumber\w*|swap(?:ped)?|slipped|rolled (?:forward|back)|re-?scop\w*|after all|i was wrong|lower the bar|re-?(?:ran|run|checked|profiled|tested|measured|booked|assigned|routed)|took over|taken over|handed (?:it )?over|left the (?:company|team|org\w*)|in the end|settled on|adopted|suits? (?:me|us) better|different direction|park (?:that|this|it))\b/i;
 
 // Wording that withdraws what was said before, not only restates it. "actually", "instead" and "decided" are not
 // among them: an agent narrates with them ("Instead of fixing the root cause, let me …") about anything at all.
 const WITHDRAWAL =
-  /\b(?:scratch that|change of plans?|forget|re-?prioriti[sz]ed|on (?:second thought|reflection)|correction|no longer|rescheduled|postponed|i was wrong)\b/i;
+  /\b(?:scratch that|change of plans?|forget|re-?prioriti[sz]ed|on (?:second thought|reflection)|correction|no longer|rescheduled|postponed|i was wrong|changed (?:my|our) minds?|different direction|park (?:that|this|it)|(?:the )?plans? (?:has |have )?changed)\b/i;
 
 // A word right after wording that drops it is what is withdrawn, not a new value: "forget the PDF", "not Thursday",
 // "instead of Ghost".
@@ -95,7 +96,7 @@ function sameUnitCount(newer: string, older: string): boolean {
 function valueShape(v: string): string {
   if (/[/\\]|:\/\//.test(v)) return 'path';
   if (v.includes('@')) return 'email';
-  if (/\d/.test(v) && /[_-]/.test(v) && /[a-z]/i.test(v)) return 'id';
+  if ((/\d/.test(v) && /[_-]/.test(v) && /[a-z]/i.test(v)) || /[a-z0-9]_[a-z0-9]/i.test(v)) return 'id';
   if (/\d/.test(v)) return 'number';
   return 'name';
 }
@@ -161,7 +162,9 @@ export function replacement(newer: LedgerEntry, older: LedgerEntry): Replacement
   // over last night — the production database host is now pg-replica-02 …").
   // Names are compared by their stem too: "GPU quota" and "128 GPUs" name one thing.
   const bStems = new Set([...b].map(stem));
-  const common = a.filter((w) => bStems.has(stem(w))).length;
+  // An acronym of one names the words the other spells out ("MAU" / "monthly active users").
+  const common =
+    a.filter((w) => bStems.has(stem(w))).length + acronymWords(newText, oldText) + acronymWords(oldText, newText);
   const changed = oldValues.some((v) => !newValues.has(v));
   const gone = new Set(oldValues.filter((v) => !newValues.has(v)).map(valueShape));
   const sameShape = [...newValues].some((v) => gone.has(valueShape(v)));
@@ -203,6 +206,17 @@ export function replacement(newer: LedgerEntry, older: LedgerEntry): Replacement
 const TYPED_CHANGE =
   /\b(?:approved|extended|shortened|increased|decreased|reduced|bumped|upgraded|downgraded|tightened|loosened|revised|re-?ran|re-?checked|re-?booked|rebooked|failed over|took over|migrated|settled on|went with|decided|turns? out|in the end|stretch(?:ed)? to|go up to|up to|down to|extend\w*|moved? (?:up|down)|cut to|anymore)\b/i;
 
+// Wording that switches a setting to another value of its class: "switch to German from here on", "do them in bash
+// instead", "we adopted four spaces".
+const SWITCH =
+  /\b(?:switch\w*\b.{0,40}?\bto|from (?:now|here) on|going forward|instead|rather|in the end|on second thought|change of plans?|changed? (?:my|our) minds?|adopted|settled on|went with|moved (?:to|over)|migrated|re-?booked|swap\w*|replaced?|no longer|any ?more|suits? (?:me|us) better|changing)\b/i;
+
+const SHORT_VERBS = new Set(
+  'get got add set put run ran let see saw try fix say ask bet buy pay cut hit end lot day way off yet due new old own'.split(
+    ' '
+  )
+);
+
 /**
  * Whether `newer` fills `older`'s typed slot: a value of one type (an amount, a size, a duration in one unit, a
  * version of one named thing …, see {@link sharedTypedSlot}) in place of the older one's, linked by the name the type
@@ -215,13 +229,18 @@ function typedSlot(newText: string, oldText: string, cue: boolean): boolean {
   const type = sharedTypedSlot(newText, oldText);
   if (type === undefined || !(cue || TYPED_CHANGE.test(newText))) return false;
   if (namesItsSubject(type)) return true;
-  // Subject words beside the values (a unit is the value's: "30 days" and "3 days" share no subject), of four letters
-  // or more ("get", "add" and "set" are said of anything).
+  // A class ties only by wording that switches ("now" and "new" are said beside anything); the language and register
+  // of replies are a setting of their own, any other class is a slot of what the clause names ("the output as CSV" is
+  // not "the JSON keys").
+  if (isClass(type) && !SWITCH.test(newText)) return false;
+  if (isOwnSetting(type)) return true;
+  // Subject words beside the values (a unit is the value's: "30 days" and "3 days" share no subject), not the short
+  // verbs said of anything ("get", "add", "set"); a short noun names a thing ("pods", "the API").
   const words = (t: string): Set<string> =>
     new Set(
       subjectWords(typedScan(t).rest)
         .map(stem)
-        .filter((w) => w.length >= 4)
+        .filter((w) => w.length >= 4 || (w.length === 3 && !SHORT_VERBS.has(w)))
     );
   // Of the older statement, the clause that states the value: "refunds over $500, those go through finance" is not
   // about finance's budget.

@@ -6,6 +6,7 @@
  */
 
 import { isStopWord } from './sentences';
+import { classScan } from './value-classes';
 
 /** One typed value: its type (with the name or family it belongs to, where it has one) and the value as written. */
 export interface TypedValue {
@@ -20,6 +21,8 @@ const WEEKDAY = String.raw`(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|su
 // Order matters: the first pattern that claims a span types it (a rate before the duration inside it).
 const PATTERNS: readonly { type: string; re: RegExp }[] = [
   { type: 'email', re: /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g },
+  // A phone number in international form: "+44 7700 900123", "+1-415-555-0100".
+  { type: 'phone', re: /\+\d{1,3}(?:[\s-]?\(?\d{2,5}\)?){2,4}\b/g },
   {
     type: 'money',
     re: new RegExp(
@@ -31,7 +34,7 @@ const PATTERNS: readonly { type: string; re: RegExp }[] = [
   {
     type: 'rate',
     re: new RegExp(
-      String.raw`\b${NUM}\s?(?:[a-z]+\s)?(?:per|/|an?)\s?(?:s|sec(?:ond)?|min(?:ute)?|h|hour|day|week|month|year|night|request|user|seat)\b`,
+      String.raw`\b${NUM}\s?(?:[a-z]+\s|[a-z]+(?=/))?(?:per|/|an?)\s?(?:s|sec(?:ond)?|min(?:ute)?|h|hour|day|week|month|year|night|request|user|seat)\b`,
       'gi'
     ),
   },
@@ -99,6 +102,9 @@ export function typedScan(text: string): { values: TypedValue[]; rest: string } 
       return ' '.repeat(m.length);
     });
   }
+  const classes = classScan(rest);
+  out.push(...classes.values);
+  rest = classes.rest;
   const named = rest;
   for (const m of named.matchAll(NUMBERED_NAME)) {
     const name = (m[1] ?? '').toLowerCase();

@@ -50,6 +50,26 @@ describe('core/fold/state-ledger', () => {
       );
     });
 
+    it('reads a standing request worded as a question as a statement, and any other question as a question', () => {
+      const l = extractLedger(
+        items([
+          user('Fix the flaky test.'),
+          say('On it.'),
+          user('Could you always sign off as the Ops Desk? Can you check the logs?'),
+        ]),
+        {
+          seqs: [1, 2, 3],
+        }
+      );
+      assert.deepEqual(
+        l.entries.map((e) => [e.kind, e.text]),
+        [
+          ['rule', 'Could you always sign off as the Ops Desk?'],
+          ['question', 'Can you check the logs?'],
+        ]
+      );
+    });
+
     it('reads system reminders in tool output, only binding statements from long pasted text, and decisions of the assistant', () => {
       const long = `${'Some documentation line about the module. '.repeat(20)}\nYou must run the linter before committing.`;
       const l = extractLedger(

@@ -27,6 +27,11 @@ describe('core/fold/state-ledger/typed-values', () => {
         'family:cache-eu=cache-eu-03',
       ]);
       assert.deepEqual(types('write to ops@example.org'), ['email=ops@example.org']);
+      assert.deepEqual(types('call +49 30 1234567 or +1-415-555-0100'), [
+        'phone=+49 30 1234567',
+        'phone=+1-415-555-0100',
+      ]);
+      assert.deepEqual(types('the cap is 40 req/s'), ['rate=40 req/s']);
     });
   });
 
@@ -48,6 +53,8 @@ describe('core/fold/state-ledger/typed-values', () => {
     it('replaces a value of the same type on a shared subject word, worded as a change', () => {
       const old = entry('constraint', 'The offsite dinner may cost $1,200 at most.', 1);
       assert.ok(supersedes(entry('fact', 'Finance approved a bigger offsite, up to $2,000 now.', 2), old));
+      const pods = entry('constraint', 'Each pod gets 256 MiB of memory.', 1);
+      assert.ok(supersedes(entry('fact', 'Ops bumped it: pods get 1 GiB now.', 2), pods), 'a short noun ties the slot');
       const runtime = entry('fact', 'The build agents run Node 18.', 1);
       assert.ok(supersedes(entry('fact', 'We upgraded the build agents to Node 22.', 2), runtime));
     });
