@@ -22,12 +22,13 @@ describe('independent canary harness', function () {
 
   it('reads every fact set the benchmark measures, strictly', () => {
     const dir = join(__dirname, '..', '..', 'bench', 'canaries');
-    const sizes = [2, 3, 4].map((n) => {
+    const sizes = [2, 3, 4, 5].map((n) => {
       const set = loadFactSet(join(dir, `independent-facts-${n}.json`));
       return [set.facts.length, set.updates.length];
     });
     assert.deepEqual(sizes, [
       [250, 50],
+      [120, 60],
       [120, 60],
       [120, 60],
     ]);
