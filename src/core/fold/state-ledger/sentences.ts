@@ -1,3 +1,4 @@
+import { stem as porter2 } from 'porter2';
 /** Splitting prose into statements, and the words of a statement that say what it is about. */
 
 // A sentence ends at . ! ? followed by space and a capital, quote or bracket; list markers and tags are not content.
@@ -75,17 +76,16 @@ export function statementValues(text: string): string[] {
 }
 
 /**
- * A word without its inflection, so that "deploys", "deployed", "deploying" and "deployment" are one subject word
- * (a light suffix strip: the stem keeps at least four letters).
+ * A word without its inflection, so that "deploys", "deployed", "deploying" and "deployment" are one subject word,
+ * and "groceries" and "grocery", "indentation" and "indent" too: the Porter2 stemmer (the `porter2` package), a
+ * general algorithm rather than a list read off any fact set.
  *
  * @returns the stem
  */
 export function stem(w: string): string {
-  // A final e goes too, so that "reference" and "references", "manage" and "management" are one word.
-  return w
-    .replace(/(?<=[a-z]{4})(?:ments?|ings?|ed|es|s)$/, '')
-    .replace(/(?<=[a-z]{3})s$/, '')
-    .replace(/(?<=[a-z]{4})e$/, '');
+  const s = porter2(w);
+  // Porter keeps a final s after u ("bonus"); an acronym's plural is one ("CPUs" and "the CPU quota").
+  return s === w && /^[a-z]{2,}[^s]s$/.test(w) ? w.slice(0, -1) : s;
 }
 
 /**

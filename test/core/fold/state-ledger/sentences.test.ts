@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { acronymWords, subjectWords } from '../../../../src/core/fold/state-ledger/sentences';
+import { acronymWords, stem, subjectWords } from '../../../../src/core/fold/state-ledger/sentences';
 
 describe('core/fold/state-ledger/sentences', () => {
   describe('acronymWords', () => {
@@ -15,11 +15,21 @@ describe('core/fold/state-ledger/sentences', () => {
     });
   });
 
+  describe('stem', () => {
+    it('gives inflections and derivations of one word one stem, and the plural of an acronym its singular', () => {
+      assert.equal(stem('groceries'), stem('grocery'));
+      assert.equal(stem('indentation'), stem('indent'));
+      assert.equal(stem('deployment'), stem('deploys'));
+      assert.equal(stem('cpus'), stem('cpu'));
+      assert.notEqual(stem('formal'), stem('format'));
+    });
+  });
+
   describe('subjectWords', () => {
     it('reads "per day" as "daily", so a cap per period and a periodic cap share their subject', () => {
-      assert.ok(subjectWords('The API allows 900 calls per day.').includes('daily'));
-      assert.ok(subjectWords('the daily cap is 2,000 calls').includes('daily'));
-      assert.ok(!subjectWords('I was out last week').includes('weekly'));
+      assert.ok(subjectWords('The API allows 900 calls per day.').includes(stem('daily')));
+      assert.ok(subjectWords('the daily cap is 2,000 calls').includes(stem('daily')));
+      assert.ok(subjectWords('two reviews a week').includes(stem('weekly')));
     });
 
     it('does not count "switch" as a subject word', () => {
