@@ -1,4 +1,5 @@
 import { stem as porter2 } from 'porter2';
+import { memoByText } from './text-memo';
 /** Splitting prose into statements, and the words of a statement that say what it is about. */
 
 // A sentence ends at . ! ? followed by space and a capital, quote or bracket; list markers and tags are not content.
@@ -60,7 +61,9 @@ function firstWordIsName(w: string, next: string | undefined): boolean {
  * A value in a statement: anything with a digit, a capitalised word past the first (the first when it is a name, see
  * {@link firstWordIsName}) or a word with a capitalised part ("mid-March", "pre-GA"), a quoted or code span.
  */
-export function statementValues(text: string): string[] {
+export const statementValues = memoByText((text: string): readonly string[] => Object.freeze(valuesOf(text)));
+
+function valuesOf(text: string): string[] {
   const values: string[] = [];
   for (const m of text.matchAll(/[`"“'‘]([^`"”'’]{1,60})[`"”'’]/g)) if (m[1]) values.push(m[1]);
   const words = text.split(/\s+/).filter(Boolean);
@@ -82,7 +85,9 @@ export function statementValues(text: string): string[] {
  *
  * @returns the stem
  */
-export function stem(w: string): string {
+export const stem = memoByText((w: string): string => stemOf(w));
+
+function stemOf(w: string): string {
   const s = porter2(w);
   // Porter keeps a final s after u ("bonus"); an acronym's plural is one ("CPUs" and "the CPU quota").
   return s === w && /^[a-z]{2,}[^s]s$/.test(w) ? w.slice(0, -1) : s;
@@ -95,7 +100,9 @@ export function stem(w: string): string {
  *
  * @returns the distinct subject words, sorted
  */
-export function subjectWords(text: string): string[] {
+export const subjectWords = memoByText((text: string): readonly string[] => Object.freeze(subjectWordsOf(text)));
+
+function subjectWordsOf(text: string): string[] {
   const values = new Set(statementValues(text).map((v) => v.toLowerCase()));
   const words = new Set<string>();
   // "per day" is "daily": "5,000 calls per day" and "the daily cap" name one slot ("last week" is no weekly anything).

@@ -7,6 +7,7 @@
 
 import { isStopWord } from './sentences';
 import { classScan } from './value-classes';
+import { memoByText } from './text-memo';
 
 /** One typed value: its type (with the name or family it belongs to, where it has one) and the value as written. */
 export interface TypedValue {
@@ -87,12 +88,16 @@ function durationUnit(value: string): string {
  *
  * @returns the values, lower-cased, each with its type
  */
-export function typedValues(text: string): TypedValue[] {
+export function typedValues(text: string): readonly TypedValue[] {
   return typedScan(text).values;
 }
 
 /** @returns the typed values of `text`, and its text with their spans blanked */
-export function typedScan(text: string): { values: TypedValue[]; rest: string } {
+export const typedScan = memoByText((text: string): { readonly values: readonly TypedValue[]; readonly rest: string } =>
+  Object.freeze(scan(text))
+);
+
+function scan(text: string): { values: TypedValue[]; rest: string } {
   const out: TypedValue[] = [];
   let rest = text;
   for (const { type, re } of PATTERNS) {
