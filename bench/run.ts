@@ -1,6 +1,6 @@
 /**
  * `npm run bench [name ...]`: runs the benchmarks (default: overhead, growth, scale, cost, workflow, in this order;
- * tokens, fold-latency, canaries, canaries-independent, worker-start, million, step-work, archive and recall by name), each in its own process so one does not warm or load the
+ * tokens, fold-latency, canaries, canaries-independent, fold-compute, worker-start, million, step-work, archive and recall by name), each in its own process so one does not warm or load the
  * next, then writes bench/results/report.md with its SVG plots from the results.
  * `BENCH_QUICK=1` runs CI-sized versions (for checking the bench itself, not for numbers).
  */
@@ -27,6 +27,8 @@ const BENCHES: Record<string, { script: string; quick: Record<string, string>; b
   canaries: { script: 'canaries.ts', quick: {}, byNameOnly: true },
   // The independent fact set through the public `fold` command; BENCH_QUICK=1 is two short sessions (seconds).
   'canaries-independent': { script: 'canaries-independent.ts', quick: {}, byNameOnly: true },
+  // One offline fold per corpus session: the ledger's and the planner's own CPU time.
+  'fold-compute': { script: 'fold-compute.ts', quick: {}, byNameOnly: true },
   'worker-start': { script: 'worker-start.ts', quick: { BENCH_WORKER_STARTS: '1' }, byNameOnly: true },
   // A 900 000-token conversation's ordinary step against a 10 000-token one's (BENCH_QUICK=1: 60 000 tokens).
   million: { script: 'million.ts', quick: {}, byNameOnly: true },
