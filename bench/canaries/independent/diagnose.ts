@@ -6,13 +6,11 @@
  * looks only at the runs whose last budget has room beside the instructions (`ROOMY_SHARE`).
  */
 import { join } from 'node:path';
-import { createTokenCounter } from '../../../src/tokens';
-import { corpusConversations } from '../../../test/support/corpus';
 import { loadFactSet } from './facts';
-import { factsOfRun, hasRoom, holds, messageText, parts, SCENARIOS, MIN_BUDGET, tokensOf } from './measure';
+import { foldRuns } from './fold-runs';
+import { holds, messageText } from './measure';
 import type { PlantedFact } from './plant';
-import { plantFacts } from './plant';
-import { cleanUp, publicFold } from './public-fold';
+import { cleanUp } from './public-fold';
 
 type Message = Record<string, unknown>;
 
@@ -40,7 +38,6 @@ async function main(): Promise<void> {
     ...set.facts.map((f) => [f.id, f.text] as const),
     ...set.updates.map((u) => [u.id, u.later] as const),
   ]);
-  const counter = createTokenCounter({ model: 'gpt-4o' });
   const causes = new Map<string, number>();
   const examples = new Map<string, string[]>();
   const max = Number(process.env.DIAG_EXAMPLES ?? 4);
@@ -54,49 +51,33 @@ async function main(): Promise<void> {
       list.push(`${p.id} (${p.type}, ${p.speaker}, ${p.position}): ${texts.get(p.id)}\n      ${detail}`);
     examples.set(cause, list);
   };
-  let run = 0;
-  for (const { messages, name } of corpusConversations()) {
-    for (const seed of [0, 1, 2]) {
-      const chosen = factsOfRun(set, run++);
-      const planted = plantFacts(messages, chosen.facts, chosen.updates, seed);
-      const original = tokensOf(planted.messages, counter);
-      const originalSet = new Set(planted.messages.map((m) => JSON.stringify(m)));
-      for (const sc of SCENARIOS) {
-        if (only && sc.name !== only) continue;
-        const budgets = sc.shares.map((s) => Math.max(MIN_BUDGET, Math.round(s * original)));
-        if (process.env.DIAG_ROOMY === '1' && !hasRoom(planted.messages, budgets[budgets.length - 1]!, counter))
-          continue;
-        const feed = sc.parts ? parts(planted.messages, budgets.length) : [planted.messages];
-        let context: Message[] = [];
-        const contexts: Message[][] = [];
-        for (let k = 0; k < budgets.length; k++) {
-          context = [...context, ...(feed[k] ?? [])];
-          context = (await publicFold(context, budgets[k]!)).messages;
-          contexts.push(context);
-        }
-        for (const p of planted.planted) {
-          if (holds(context.map(messageText), p)) continue;
-          const source = JSON.stringify(planted.messages[p.at]);
-          // The fold that first ran without the fact's message in its output, once the message was fed in.
-          let fed = 0;
-          for (let end = feed[0]!.length; end <= p.at; end += feed[fed]!.length) fed += 1;
-          const left = contexts.findIndex((c, k) => k >= fed && !c.some((m) => JSON.stringify(m) === source));
-          if (left < 0) {
-            note('in context, probes missing (clipped/offloaded)', p, name);
-            continue;
-          }
-          const firstHeld = holds(contexts[left]!.map(messageText), p);
-          const lostAt = firstHeld ? contexts.findIndex((c, k) => k > left && !holds(c.map(messageText), p)) : left;
-          const seen = mentions(contexts[lostAt]!, originalSet, texts.get(p.id) ?? '');
-          const cause = firstHeld ? 'kept, then lost at a later fold' : 'lost at the fold that took it';
-          const how = seen.length > 0 ? 'a line without every probe' : 'no line at all';
-          note(
-            `${cause}: ${how}`,
-            p,
-            `${sc.name} ${name} seed ${seed} fold ${lostAt + 1}/${budgets.length}${seen[0] ? ` | ${seen[0].slice(0, 220)}` : ''}`
-          );
-        }
+  for await (const { session: name, seed, scenario: sc, planted, feed, contexts, budgets } of foldRuns(set, {
+    ...(only ? { scenario: only } : {}),
+    roomy: process.env.DIAG_ROOMY === '1',
+  })) {
+    const originalSet = new Set(planted.messages.map((m) => JSON.stringify(m)));
+    const context = contexts[contexts.length - 1]!;
+    for (const p of planted.planted) {
+      if (holds(context.map(messageText), p)) continue;
+      const source = JSON.stringify(planted.messages[p.at]);
+      // The fold that first ran without the fact's message in its output, once the message was fed in.
+      let fed = 0;
+      for (let end = feed[0]!.length; end <= p.at; end += feed[fed]!.length) fed += 1;
+      const left = contexts.findIndex((c, k) => k >= fed && !c.some((m) => JSON.stringify(m) === source));
+      if (left < 0) {
+        note('in context, probes missing (clipped/offloaded)', p, name);
+        continue;
       }
+      const firstHeld = holds(contexts[left]!.map(messageText), p);
+      const lostAt = firstHeld ? contexts.findIndex((c, k) => k > left && !holds(c.map(messageText), p)) : left;
+      const seen = mentions(contexts[lostAt]!, originalSet, texts.get(p.id) ?? '');
+      const cause = firstHeld ? 'kept, then lost at a later fold' : 'lost at the fold that took it';
+      const how = seen.length > 0 ? 'a line without every probe' : 'no line at all';
+      note(
+        `${cause}: ${how}`,
+        p,
+        `${sc.name} ${name} seed ${seed} fold ${lostAt + 1}/${budgets.length}${seen[0] ? ` | ${seen[0].slice(0, 220)}` : ''}`
+      );
     }
   }
   cleanUp();
