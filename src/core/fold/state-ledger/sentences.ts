@@ -1,6 +1,7 @@
+/** Splitting prose into statements, and the words of a statement that say what it is about. */
+
 import { stem as porter2 } from 'porter2';
 import { memoByText } from './text-memo';
-/** Splitting prose into statements, and the words of a statement that say what it is about. */
 
 // A sentence ends at . ! ? followed by space and a capital, quote or bracket; list markers and tags are not content.
 const SENTENCE_END = /(?<=[.!?])\s+(?=[A-Z0-9"'“‘([])/;

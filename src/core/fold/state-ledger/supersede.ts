@@ -26,15 +26,24 @@ function sameKind(a: EntryKind, b: EntryKind): boolean {
   return a === b || (VALUE_KINDS.has(a) && VALUE_KINDS.has(b));
 }
 
+// Wording that says the speaker changed their mind, and wording that reports where a matter ended up: the strongest
+// cues, shared by the patterns below at their different strengths.
+const CHANGE_OF_MIND = String.raw`change of plans?|on (?:second thought|reflection)|changed? (?:my|our) minds?`;
+const OUTCOME = String.raw`in the end|settled on`;
+
 // Wording that says a statement changes an earlier one: "actually", "scratch that", "instead", "moved to",
 // "rescheduled", "from now on", "is now", "renamed", "slipped", "rolled forward", "after all" …
-const UPDATE_CUE =
-  /\b(?:actually|scratch that|instead|no longer|any ?more|change of plans?|changed?|moved?|rescheduled|postponed|pushed (?:back|out)|brought\b.{0,30}\bforward|switch(?:ed)? to|replaced?|forget|from now on|going forward|from here on|now|new|updated?|correction|relaxed|raised|lowered|re-?prioriti[sz]ed|on (?:second thought|reflection)|renam\w*|renumber\w*|swap(?:ped)?|slipped|rolled (?:forward|back)|re-?scop\w*|after all|i was wrong|lower the bar|re-?(?:ran|run|checked|profiled|tested|measured|booked|assigned|routed)|took over|taken over|handed (?:it )?over|left the (?:company|team|org\w*)|in the end|settled on|adopted|suits? (?:me|us) better|different direction|park (?:that|this|it))\b/i;
+const UPDATE_CUE = new RegExp(
+  String.raw`\b(?:${CHANGE_OF_MIND}|${OUTCOME}|actually|scratch that|instead|no longer|any ?more|changed?|moved?|rescheduled|postponed|pushed (?:back|out)|brought\b.{0,30}\bforward|switch(?:ed)? to|replaced?|forget|from now on|going forward|from here on|now|new|updated?|correction|relaxed|raised|lowered|re-?prioriti[sz]ed|renam\w*|renumber\w*|swap(?:ped)?|slipped|rolled (?:forward|back)|re-?scop\w*|after all|i was wrong|lower the bar|re-?(?:ran|run|checked|profiled|tested|measured|booked|assigned|routed)|took over|taken over|handed (?:it )?over|left the (?:company|team|org\w*)|adopted|suits? (?:me|us) better|different direction|park (?:that|this|it))\b`,
+  'i'
+);
 
 // Wording that withdraws what was said before, not only restates it. "actually", "instead" and "decided" are not
 // among them: an agent narrates with them ("Instead of fixing the root cause, let me …") about anything at all.
-const WITHDRAWAL =
-  /\b(?:scratch that|change of plans?|forget|re-?prioriti[sz]ed|on (?:second thought|reflection)|correction|no longer|rescheduled|postponed|i was wrong|changed (?:my|our) minds?|different direction|park (?:that|this|it)|(?:the )?plans? (?:has |have )?changed)\b/i;
+const WITHDRAWAL = new RegExp(
+  String.raw`\b(?:${CHANGE_OF_MIND}|scratch that|forget|re-?prioriti[sz]ed|correction|no longer|rescheduled|postponed|i was wrong|different direction|park (?:that|this|it)|(?:the )?plans? (?:has |have )?changed)\b`,
+  'i'
+);
 
 // A word right after wording that drops it is what is withdrawn, not a new value: "forget the PDF", "not Thursday",
 // "instead of Ghost".
@@ -203,13 +212,17 @@ export function replacement(newer: LedgerEntry, older: LedgerEntry): Replacement
 
 // Beside a value of the same type on the same subject, wording that says the value moved: the verbs of changing an
 // amount, a limit, a booking or a version, and the phrases that report an outcome ("in the end", "turns out").
-const TYPED_CHANGE =
-  /\b(?:approved|extended|shortened|increased|decreased|reduced|bumped|upgraded|downgraded|tightened|loosened|revised|re-?ran|re-?checked|re-?booked|rebooked|failed over|took over|migrated|settled on|went with|decided|turns? out|in the end|stretch(?:ed)? to|go up to|up to|down to|extend\w*|moved? (?:up|down)|cut to|anymore)\b/i;
+const TYPED_CHANGE = new RegExp(
+  String.raw`\b(?:${OUTCOME}|approved|extended|shortened|increased|decreased|reduced|bumped|upgraded|downgraded|tightened|loosened|revised|re-?ran|re-?checked|re-?booked|rebooked|failed over|took over|migrated|went with|decided|turns? out|stretch(?:ed)? to|go up to|up to|down to|extend\w*|moved? (?:up|down)|cut to|anymore)\b`,
+  'i'
+);
 
 // Wording that switches a setting to another value of its class: "switch to German from here on", "do them in bash
 // instead", "we adopted four spaces".
-const SWITCH =
-  /\b(?:switch\w*\b.{0,40}?\bto|from (?:now|here) on|going forward|instead|rather|in the end|on second thought|change of plans?|changed? (?:my|our) minds?|adopted|settled on|went with|moved (?:to|over)|migrated|re-?booked|swap\w*|replaced?|no longer|any ?more|suits? (?:me|us) better|changing)\b/i;
+const SWITCH = new RegExp(
+  String.raw`\b(?:${CHANGE_OF_MIND}|${OUTCOME}|switch\w*\b.{0,40}?\bto|from (?:now|here) on|going forward|instead|rather|adopted|went with|moved (?:to|over)|migrated|re-?booked|swap\w*|replaced?|no longer|any ?more|suits? (?:me|us) better|changing)\b`,
+  'i'
+);
 
 const SHORT_VERBS = new Set(
   'get got add set put run ran let see saw try fix say ask bet buy pay cut hit end lot day way off yet due new old own'.split(
@@ -237,11 +250,7 @@ function typedSlot(newText: string, oldText: string, cue: boolean): boolean {
   // Subject words beside the values (a unit is the value's: "30 days" and "3 days" share no subject), not the short
   // verbs said of anything ("get", "add", "set"); a short noun names a thing ("pods", "the API").
   const words = (t: string): Set<string> =>
-    new Set(
-      subjectWords(typedScan(t).rest)
-        .map(stem)
-        .filter((w) => w.length >= 4 || (w.length === 3 && !SHORT_VERBS.has(w)))
-    );
+    new Set(subjectWords(typedScan(t).rest).filter((w) => w.length >= 4 || (w.length === 3 && !SHORT_VERBS.has(w))));
   // Of the older statement, the clause that states the value: "refunds over $500, those go through finance" is not
   // about finance's budget.
   const clause = oldText.split(/[,;:.!?—–()]+\s|\s[-—–]\s/).find((c) => sharedTypedSlot(newText, c) === type);

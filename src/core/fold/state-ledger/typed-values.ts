@@ -6,7 +6,7 @@
  */
 
 import { isStopWord } from './sentences';
-import { classScan } from './value-classes';
+import { CLASS_PATTERNS } from './value-classes';
 import { memoByText } from './text-memo';
 
 /** One typed value: its type (with the name or family it belongs to, where it has one) and the value as written. */
@@ -19,8 +19,16 @@ const NUM = String.raw`\d(?:[\d,]*\d)?(?:\.\d+)?`;
 const MONTH = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`;
 const WEEKDAY = String.raw`(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)day`;
 
+/** A pattern of one type of value, and how a match of it reads as a value. */
+interface ValuePattern {
+  re: RegExp;
+  read: (match: string) => TypedValue;
+}
+
+const spelled = (match: string): string => match.toLowerCase().replace(/\s+/g, ' ').trim();
+
 // Order matters: the first pattern that claims a span types it (a rate before the duration inside it).
-const PATTERNS: readonly { type: string; re: RegExp }[] = [
+const OWN_PATTERNS: readonly { type: string; re: RegExp }[] = [
   { type: 'email', re: /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g },
   // A phone number in international form: "+44 7700 900123", "+1-415-555-0100".
   { type: 'phone', re: /\+\d{1,3}(?:[\s-]?\(?\d{2,5}\)?){2,4}\b/g },
@@ -55,6 +63,18 @@ const PATTERNS: readonly { type: string; re: RegExp }[] = [
     ),
   },
   { type: 'time', re: /\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b/gi },
+];
+
+// The own patterns, then the closed classes (value-classes.ts) in what they leave.
+const PATTERNS: readonly ValuePattern[] = [
+  ...OWN_PATTERNS.map(({ type, re }) => ({
+    re,
+    read: (match: string): TypedValue => {
+      const value = spelled(match);
+      return { type: type === 'duration' ? `duration:${durationUnit(value)}` : type, value };
+    },
+  })),
+  ...CLASS_PATTERNS,
 ];
 
 // A name and its number: "Java 11", "Terminal 3", "Python 3.11", "node v20".
@@ -100,16 +120,12 @@ export const typedScan = memoByText((text: string): { readonly values: readonly 
 function scan(text: string): { values: TypedValue[]; rest: string } {
   const out: TypedValue[] = [];
   let rest = text;
-  for (const { type, re } of PATTERNS) {
+  for (const { re, read } of PATTERNS) {
     rest = rest.replace(re, (m) => {
-      const value = m.toLowerCase().replace(/\s+/g, ' ').trim();
-      out.push({ type: type === 'duration' ? `duration:${durationUnit(value)}` : type, value });
+      out.push(read(m));
       return ' '.repeat(m.length);
     });
   }
-  const classes = classScan(rest);
-  out.push(...classes.values);
-  rest = classes.rest;
   const named = rest;
   for (const m of named.matchAll(NUMBERED_NAME)) {
     const name = (m[1] ?? '').toLowerCase();

@@ -38,30 +38,22 @@ const CLASSES: Readonly<Record<string, string>> = {
 // names something else.
 const MODE = String.raw`(?<=\b(?:in|as|to|with|via|by|using|use|into|over)\s(?:the\s|a\s|an\s|plain\s)?)`;
 
-const PATTERNS = Object.entries(CLASSES).map(([type, alternatives]) => ({
-  type: `class:${type}`,
-  // A word with a version after it is a numbered name ("Java 11"), not a class value.
-  re: new RegExp(`${MODE}(?:${alternatives})(?![\\w@/-])(?!\\s?v?\\d)`, 'gi'),
-}));
-
 /**
- * The closed-class values of `text`, and its text with their spans blanked.
- *
- * @returns the values, lower-cased, each typed `class:<class>`
+ * One pattern per class, read by the typed-value scan after its own patterns: a match is the
+ * class value, lower-cased, a final s dropped ("mornings" and "morning" are one value).
  */
-export function classScan(text: string): { values: ClassValue[]; rest: string } {
-  const values: ClassValue[] = [];
-  let rest = text;
-  for (const { type, re } of PATTERNS) {
-    rest = rest.replace(re, (m) => {
-      values.push({ type, value: m.toLowerCase().replace(/s$/, '') });
-      return ' '.repeat(m.length);
-    });
-  }
-  return { values, rest };
-}
+export const CLASS_PATTERNS: readonly { type: string; re: RegExp; read: (match: string) => ClassValue }[] =
+  Object.entries(CLASSES).map(([name, alternatives]) => {
+    const type = `class:${name}`;
+    return {
+      type,
+      // A word with a version after it is a numbered name ("Java 11"), not a class value.
+      re: new RegExp(`${MODE}(?:${alternatives})(?![\\w@/-])(?!\\s?v?\\d)`, 'gi'),
+      read: (match: string): ClassValue => ({ type, value: match.toLowerCase().replace(/s$/, '') }),
+    };
+  });
 
-/** @returns whether the type is a closed class (see {@link classScan}) */
+/** @returns whether the type is a closed class (see {@link CLASS_PATTERNS}) */
 export const isClass = (type: string): boolean => type.startsWith('class:');
 
 /** @returns whether the class is a setting of its own, tied by no other word (see {@link OWN_SETTINGS}) */

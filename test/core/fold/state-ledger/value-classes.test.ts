@@ -1,13 +1,17 @@
 import assert from 'node:assert/strict';
 import { supersedes } from '../../../../src/core/fold/state-ledger';
 import type { LedgerEntry } from '../../../../src/core/fold/state-ledger';
-import { classScan, isOwnSetting } from '../../../../src/core/fold/state-ledger/value-classes';
+import { typedScan } from '../../../../src/core/fold/state-ledger/typed-values';
+import { isClass, isOwnSetting } from '../../../../src/core/fold/state-ledger/value-classes';
 
 const entry = (kind: LedgerEntry['kind'], text: string, seq: number): LedgerEntry => ({ kind, text, seq });
-const classes = (text: string): string[] => classScan(text).values.map((v) => `${v.type}=${v.value}`);
+const classes = (text: string): string[] =>
+  typedScan(text)
+    .values.filter((v) => isClass(v.type))
+    .map((v) => `${v.type}=${v.value}`);
 
 describe('core/fold/state-ledger/value-classes', () => {
-  describe('classScan', () => {
+  describe('typedScan, on the closed classes', () => {
     it('finds a class value said as a mode, after a preposition or "use"', () => {
       assert.deepEqual(classes('Please answer in French.'), ['class:language=french']);
       assert.deepEqual(classes('Send the export as Parquet via Slack.'), [
@@ -26,7 +30,7 @@ describe('core/fold/state-ledger/value-classes', () => {
     });
 
     it('blanks the values it found from the rest of the text', () => {
-      assert.equal(classScan('write it in Rust').rest, 'write it in     ');
+      assert.equal(typedScan('write it in Rust').rest, 'write it in     ');
     });
   });
 
