@@ -39,19 +39,16 @@ const CLASSES: Readonly<Record<string, string>> = {
 const MODE = String.raw`(?<=\b(?:in|as|to|with|via|by|using|use|into|over)\s(?:the\s|a\s|an\s|plain\s)?)`;
 
 /**
- * One pattern per class, read by the typed-value scan after its own patterns: a match is the
- * class value, lower-cased, a final s dropped ("mornings" and "morning" are one value).
+ * One pattern per class, read by the typed-value scan after its own patterns: a match is the class value, lower-cased,
+ * a final s dropped ("mornings" and "morning" are one value).
  */
-export const CLASS_PATTERNS: readonly { type: string; re: RegExp; read: (match: string) => ClassValue }[] =
-  Object.entries(CLASSES).map(([name, alternatives]) => {
-    const type = `class:${name}`;
-    return {
-      type,
-      // A word with a version after it is a numbered name ("Java 11"), not a class value.
-      re: new RegExp(`${MODE}(?:${alternatives})(?![\\w@/-])(?!\\s?v?\\d)`, 'gi'),
-      read: (match: string): ClassValue => ({ type, value: match.toLowerCase().replace(/s$/, '') }),
-    };
-  });
+export const CLASS_PATTERNS: readonly { re: RegExp; read: (match: string) => ClassValue }[] = Object.entries(
+  CLASSES
+).map(([name, alternatives]) => ({
+  // A word with a version after it is a numbered name ("Java 11"), not a class value.
+  re: new RegExp(`${MODE}(?:${alternatives})(?![\\w@/-])(?!\\s?v?\\d)`, 'gi'),
+  read: (match: string): ClassValue => ({ type: `class:${name}`, value: match.toLowerCase().replace(/s$/, '') }),
+}));
 
 /** @returns whether the type is a closed class (see {@link CLASS_PATTERNS}) */
 export const isClass = (type: string): boolean => type.startsWith('class:');
