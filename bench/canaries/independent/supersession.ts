@@ -3,7 +3,9 @@
  * Each statement of the set (tool outputs left out: they replace only tool outputs) is read as the ledger reads a user
  * or assistant message; an update counts as caught when an entry of its later statement replaces an entry of its
  * first, and a false supersession is any other ordered pair of statements where one replaces the other (every fact of
- * a set has its own subject, so such a pair drops a fact that still holds). Default: every independent set.
+ * a set has its own subject, so such a pair drops a fact that still holds). Beside it, the same statements against the
+ * agents' own statements: each statement read into each corpus session, counted when an entry of that session would
+ * replace it (in either order, so an upper bound). Default: every independent set.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +14,7 @@ import { extractLedger, supersedes } from '../../../src/core/fold/state-ledger';
 import { normalize } from '../../../src/core/messages/normalize';
 import type { Speaker } from './facts';
 import { loadFactSet } from './facts';
+import { corpusConversations } from '../../../test/support/corpus';
 
 /** @returns the ledger entries of one statement, said by `speaker` after a task */
 function entriesOf(text: string, speaker: Speaker): LedgerEntry[] {
@@ -24,6 +27,11 @@ function entriesOf(text: string, speaker: Speaker): LedgerEntry[] {
 
 const replacesAny = (newer: readonly LedgerEntry[], older: readonly LedgerEntry[]): boolean =>
   older.some((o) => newer.some((n) => supersedes(n, o)));
+
+/** Every corpus session's own ledger entries, read once. */
+const corpusEntries = corpusConversations().map(
+  ({ messages }) => extractLedger(normalize(messages as never, 'chat').items, {}).entries
+);
 
 function measure(file: string): string {
   const set = loadFactSet(file);
@@ -45,7 +53,14 @@ function measure(file: string): string {
       if (replacesAny(newer.entries, older.entries)) falseOnes += 1;
     }
   }
-  return `${file}: updates caught ${caught.length}/${updates.length}; false supersessions ${falseOnes} of ${pairs} pairs`;
+  // A statement that is still true, replaced by a statement of the session around it.
+  const kept = statements.filter((st) => !updates.some((u) => u.first === st.text) && st.entries.length > 0);
+  let dropped = 0;
+  for (const session of corpusEntries) for (const st of kept) if (replacesAny(session, st.entries)) dropped += 1;
+  return (
+    `${file}: updates caught ${caught.length}/${updates.length}; false supersessions ${falseOnes} of ${pairs} pairs; ` +
+    `replaced by a corpus statement ${dropped} of ${kept.length * corpusEntries.length} statement × session pairs`
+  );
 }
 
 const dir = join(__dirname, '..');

@@ -122,14 +122,15 @@ function subjectWordsOf(text: string): string[] {
 
 /**
  * How many words of `other` an acronym of `text` spells out ("164,500 MAU" and "the monthly active users number":
- * three), each acronym counted once.
+ * three), each acronym counted once. Capitals joined to an identifier by a hyphen are its prefix, not an acronym:
+ * "INC-20931" does not spell out "indent num comp…".
  *
  * @returns the number of words, 0 when no acronym of `text` is spelled out in `other`
  */
 export function acronymWords(text: string, other: string): number {
   const words = other.toLowerCase().match(/[a-z]+/g) ?? [];
   let found = 0;
-  for (const acronym of new Set(text.match(/\b[A-Z]{3,5}s?\b/g) ?? [])) {
+  for (const acronym of new Set(text.match(/(?<![\w-])[A-Z]{3,5}s?(?![\w-])/g) ?? [])) {
     const letters = acronym.replace(/s$/, '').toLowerCase();
     for (let i = 0; i + letters.length <= words.length; i++) {
       const run = words.slice(i, i + letters.length);

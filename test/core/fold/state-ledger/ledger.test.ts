@@ -262,6 +262,12 @@ describe('core/fold/state-ledger', () => {
       );
     });
 
+    it('does not read an identifier prefix as an acronym of a later finding (corpus: a user fact was dropped)', () => {
+      const incident = fact("Incident is INC-20931, it's a Sev2, and the status page entry is already up.");
+      const finding: LedgerEntry = { kind: 'observation', text: '`_make_indent(num=2)` creates 8 spaces', seq: 2 };
+      assert.ok(!supersedes(finding, incident));
+    });
+
     it('lets a tool result showing the same record in a new state replace the earlier one, not another record', () => {
       const seen = (text: string, seq: number): LedgerEntry => ({ kind: 'observation', text, seq });
       const before = seen('crm(customer=41) → {"customer":{"shipping_address":"14 Elm Row, Edinburgh"}}', 1);

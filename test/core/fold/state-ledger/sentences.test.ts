@@ -13,6 +13,13 @@ describe('core/fold/state-ledger/sentences', () => {
       assert.equal(acronymWords('the SLA', 'see the list again'), 0, 'a stop word breaks the run');
       assert.equal(acronymWords('the SLA', 'service agreement'), 0);
     });
+
+    it('reads the capitals of an identifier as its prefix, not as an acronym', () => {
+      const incident = "Incident is INC-20931, it's a Sev2, and the status page entry is already up.";
+      assert.equal(acronymWords(incident, '`_make_indent(num=comp_indent_num - this_indent_num)`'), 0);
+      assert.equal(acronymWords('ticket PROJ-12 and PROJ-13', 'plan review of jobs'), 0);
+      assert.equal(acronymWords('the INC queue', 'indent num comp'), 3, 'a free-standing acronym still counts');
+    });
   });
 
   describe('stem', () => {
