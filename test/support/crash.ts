@@ -21,13 +21,17 @@ export interface WorkerSlot {
 
 /**
  * Spawns `test/support/worker-process.ts` in its own process with `env` added to this process's environment.
+ * `DC_WORKER_NODE_FLAGS` (in either) adds Node flags to the worker's command line, space-separated: Node refuses
+ * some, such as `--cpu-prof`, in `NODE_OPTIONS` (see docs/development.md, profiling a worker).
  * @param opts.stderr where the worker's stderr goes. @default 'inherit'
  * @returns at once: the child, and when it polls.
  */
 export function spawnWorkerSlot(env: Record<string, string>, opts: { stderr?: 'inherit' | 'ignore' } = {}): WorkerSlot {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'test/support/worker-process.ts'], {
+  const childEnv = { ...process.env, ...env };
+  const flags = (childEnv.DC_WORKER_NODE_FLAGS ?? '').split(' ').filter((f) => f !== '');
+  const child = spawn(process.execPath, [...flags, '--require', 'tsx/cjs', 'test/support/worker-process.ts'], {
     cwd: root,
-    env: { ...process.env, ...env },
+    env: childEnv,
     stdio: ['ignore', 'pipe', opts.stderr ?? 'inherit'],
   });
   const slot: WorkerSlot = { child, spawnedAt: Date.now(), readyAt: undefined, ready: Promise.resolve() };
