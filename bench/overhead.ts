@@ -23,6 +23,7 @@ import { noopUpdate } from './temporal/workflows';
 export const VARIANTS = {
   bare: 'bare no-op update (baseline)',
   localActivity: 'update awaiting one no-op local activity',
+  writeBehind: 'update handing its messages to a sink (archived and counted after the task)',
   prepare: '`prepare`, one message, no fold (SQLite archive file)',
   prepareMemoryArchive: '`prepare`, SQLite archive in memory (upper bound of deferring the write)',
   clientPrepare: '`ConversationClient.prepare` (update-with-start)',
@@ -45,6 +46,7 @@ export async function runOverhead(samples: number, warmup = 20): Promise<Overhea
       client.workflow.start(workflow, { taskQueue: fileQueue!, workflowId: `${id}-${suffix}`, args: [] });
     const bare = await start('bareUpdateWorkflow', 'bare');
     const localActivity = await start('localActivityWorkflow', 'local');
+    const writeBehind = await start('writeBehindWorkflow', 'behind');
     const open = (suffix: string, taskQueue: string): ConversationClient =>
       new ConversationClient({ client, conversationId: `${id}-${suffix}`, taskQueue, settings: { budget: 128_000 } });
     // Raw prepares (a plain update, as the baselines), on conversations the client created.
@@ -65,6 +67,7 @@ export async function runOverhead(samples: number, warmup = 20): Promise<Overhea
     const runs: Record<Variant, (step: number) => Promise<unknown>> = {
       bare: (i) => bare.executeUpdate(noopUpdate, { args: [{ messages: [stepMessages(i).user] }] }),
       localActivity: (i) => localActivity.executeUpdate(noopUpdate, { args: [{ messages: [stepMessages(i).user] }] }),
+      writeBehind: (i) => writeBehind.executeUpdate(noopUpdate, { args: [{ messages: [stepMessages(i).user] }] }),
       prepare: (i) => prepareFile(stepMessages(i).user),
       prepareMemoryArchive: (i) => prepareMemory(stepMessages(i).user),
       clientPrepare: (i) => clientConv.prepare([stepMessages(i).user]),

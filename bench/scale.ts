@@ -6,7 +6,10 @@
  * 120, 0 for none): a wave begins no more steps after it, so the 10 000 row fits a loaded machine. Beside every wave
  * the bare no-op workflow runs the same wave: the same lanes, one update-with-start per step, on worker processes of
  * its own with the same cache, so the throughput ratio is measured under the same load; and so does the same workflow
- * awaiting one no-op local activity per update, the least a step that archives before it answers can cost. Measures steps/s, step
+ * awaiting one no-op local activity per update, the least a step that archives before it answers can cost; and the same
+ * workflow handing its messages to a sink the worker runs after the task (archive and count, nothing awaited), the least
+ * a step that archives after it answers can cost. Each side's waves after the first (running workflows, no starts) are
+ * also compared alone. Measures steps/s, step
  * latency, the workers' resident memory per cached workflow and the CPU each process (dev server, workers, client)
  * used. Writes bench/results/scale.json.
  */
@@ -15,6 +18,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
+import { SqliteArchive } from '../src/archive/sqlite-archive';
 import { ConversationClient } from '../src/client/conversation-client';
 import { spawnWorker, stopWorker } from '../test/support/spawn-worker';
 import { sharedTestEnv } from '../test/support/temporal';
@@ -34,6 +38,8 @@ export interface ScaleSide {
   failedSteps: number;
   failureSamples: string[];
   stepsPerSecond: number;
+  /** Steps/s of each wave (wave 0 starts every workflow; later waves step running ones). */
+  waveStepsPerSecond: number[];
   step: Latency;
   /** Summed over this side's worker processes, MB: after the warm-up, at the end, the highest sampled. */
   rssIdleMB: number;
@@ -60,10 +66,28 @@ export interface ScaleRow {
   bare: ScaleSide;
   /** The bare workflow with one no-op local activity awaited per update: the least any archiving step costs. */
   localActivity: ScaleSide;
+  /**
+   * The bare workflow handing each update's messages to a sink the worker runs after the task (archive and count, no
+   * activity): the least a step that archives after it answers costs.
+   */
+  writeBehind: ScaleSide;
   /** Conversation steps/s over bare steps/s, measured wave by wave in the same run. */
   throughputRatio: number;
   /** One-local-activity steps/s over bare steps/s, in the same run. */
   localActivityRatio: number;
+  /** Write-behind steps/s over bare steps/s, in the same run. */
+  writeBehindRatio: number;
+  /** Of the messages the write-behind side's completed steps sent, the share its sink archived (1: all). */
+  writeBehindArchived: number;
+  /**
+   * {@link throughputRatio} over the waves after the first: steps of running workflows, without the starts (where a new
+   * conversation also reads the worker's defaults). null with one step per workflow.
+   */
+  runningRatio: number | null;
+  /** The same for the one-local-activity workflow against the bare one. */
+  runningLocalActivityRatio: number | null;
+  /** The same for the write-behind workflow against the bare one. */
+  runningWriteBehindRatio: number | null;
 }
 
 /** What bench/results/scale.json holds. */
@@ -92,6 +116,8 @@ interface Side {
   times: number[];
   failures: string[];
   seconds: number;
+  /** Per wave: wall seconds and steps that completed. */
+  waves: { seconds: number; done: number }[];
   cpu: CpuSplit;
   rssIdle: { rss: number; anon: number };
   rssPeak: number;
@@ -119,6 +145,28 @@ function bareStep(
   });
 }
 
+/**
+ * Reads the write-behind side's archive after its waves: the messages its sink stored for the measured workflows
+ * (waiting up to 10 s for sink calls still running) over those their completed steps sent.
+ * @returns the share, 1 when every message was archived
+ */
+async function archivedShare(path: string, queue: string, n: number, side: Side): Promise<number> {
+  // Step k sends one message when k = 0 and two after (the reply, then the user turn), as bareStep does.
+  const sent = side.waves.reduce((sum, w, k) => sum + w.done * (k === 0 ? 1 : 2), 0);
+  const archive = SqliteArchive.open({ path });
+  try {
+    let stored = 0;
+    for (const deadline = Date.now() + 10_000; ; await new Promise((r) => setTimeout(r, 200))) {
+      stored = 0;
+      for (let i = 0; i < n; i++) stored += (await archive.readAll(`${queue}-${i}`)).length;
+      if (stored >= sent || Date.now() > deadline) break;
+    }
+    return sent === 0 ? 1 : stored / sent;
+  } finally {
+    await archive.close();
+  }
+}
+
 async function runRow(
   bundle: string,
   row: { n: number; steps: number; cache: number; workers: number },
@@ -128,8 +176,10 @@ async function runRow(
   const env = await sharedTestEnv();
   const server = childrenNamed(process.pid, 'temporal');
   const stamp = `${process.pid}-${row.n}-${row.workers}-${Date.now().toString(36)}`;
+  const archives = new Map<string, string>();
   const spawn = async (taskQueue: string): Promise<ChildProcess[]> => {
     const archive = join(mkdtempSync(join(tmpdir(), 'dc-scale-')), 'archive.sqlite');
+    archives.set(taskQueue, archive);
     const workers: ChildProcess[] = [];
     // Two workers of one side share the archive file, as workers on one host would (SQLite serialises the writes).
     for (let w = 0; w < row.workers; w++) {
@@ -150,6 +200,7 @@ async function runRow(
   const convQueue = `scale-conv-${stamp}`;
   const bareQueue = `scale-bare-${stamp}`;
   const localQueue = `scale-local-${stamp}`;
+  const writeBehindQueue = `scale-behind-${stamp}`;
   const convs = Array.from(
     { length: row.n + 10 * row.workers },
     (_, i) =>
@@ -179,6 +230,11 @@ async function runRow(
         localQueue,
         (i: number, k: number) => bareStep(env.client, 'localActivityWorkflow', localQueue, `${localQueue}-${i}`, k),
       ],
+      [
+        writeBehindQueue,
+        (i: number, k: number) =>
+          bareStep(env.client, 'writeBehindWorkflow', writeBehindQueue, `${writeBehindQueue}-${i}`, k),
+      ],
     ] as const) {
       const workers = await spawn(queue);
       sides.push({
@@ -187,6 +243,7 @@ async function runRow(
         times: [],
         failures: [],
         seconds: 0,
+        waves: [],
         cpu: {},
         rssIdle: { rss: 0, anon: 0 },
         rssPeak: 0,
@@ -210,6 +267,7 @@ async function runRow(
       for (const side of sides) {
         const meter = cpuMeter({ server, worker: side.workers.map((w) => w.pid!) });
         const started = performance.now();
+        const before = side.times.length - side.failures.length;
         await pool(
           Array.from({ length: row.n }, (_, i) => async () => {
             const t0 = performance.now();
@@ -223,12 +281,20 @@ async function runRow(
           inFlight,
           capSeconds === undefined ? Infinity : started + capSeconds * 1000
         );
-        side.seconds += (performance.now() - started) / 1000;
+        const waveSeconds = (performance.now() - started) / 1000;
+        side.seconds += waveSeconds;
+        side.waves.push({ seconds: waveSeconds, done: side.times.length - side.failures.length - before });
         for (const [name, s] of Object.entries(meter())) side.cpu[name] = (side.cpu[name] ?? 0) + s;
       }
     }
     clearInterval(sampler);
-    const [conversation, bare, localActivity] = sides.map((side): ScaleSide => {
+    const writeBehindArchived = await archivedShare(
+      archives.get(writeBehindQueue)!,
+      writeBehindQueue,
+      row.n,
+      sides[3]!
+    );
+    const [conversation, bare, localActivity, writeBehind] = sides.map((side): ScaleSide => {
       const end = sumRss(side.workers);
       // Workflows started: every one when no wave was capped (the first wave starts them all).
       const started = Math.min(row.n, side.times.length) + 10 * row.workers;
@@ -239,6 +305,7 @@ async function runRow(
         failedSteps: side.failures.length,
         failureSamples: side.failures.slice(0, 3),
         stepsPerSecond: (side.times.length - side.failures.length) / side.seconds,
+        waveStepsPerSecond: side.waves.map((w) => w.done / w.seconds),
         step: latency(side.times),
         rssIdleMB: side.rssIdle.rss,
         rssEndMB: end.rss,
@@ -247,7 +314,14 @@ async function runRow(
         kbPerCachedWorkflow: ((end.rss - side.rssIdle.rss) * 1024) / cached,
         cores: Object.fromEntries(Object.entries(side.cpu).map(([name, s]) => [name, s / side.seconds])),
       };
-    }) as [ScaleSide, ScaleSide, ScaleSide];
+    }) as [ScaleSide, ScaleSide, ScaleSide, ScaleSide];
+    // Steps/s over the waves after the first, side by side.
+    const running = (side: Side): number => {
+      const later = side.waves.slice(1);
+      return later.reduce((a, w) => a + w.done, 0) / later.reduce((a, w) => a + w.seconds, 0);
+    };
+    const [convSide, bareSide, localSide, behindSide] = sides as [Side, Side, Side, Side];
+    const hasRunning = row.steps > 1;
     return {
       conversations: row.n,
       cache: row.cache,
@@ -258,8 +332,14 @@ async function runRow(
       conversation,
       bare,
       localActivity,
+      writeBehind,
       throughputRatio: conversation.stepsPerSecond / bare.stepsPerSecond,
       localActivityRatio: localActivity.stepsPerSecond / bare.stepsPerSecond,
+      writeBehindRatio: writeBehind.stepsPerSecond / bare.stepsPerSecond,
+      writeBehindArchived,
+      runningRatio: hasRunning ? running(convSide) / running(bareSide) : null,
+      runningLocalActivityRatio: hasRunning ? running(localSide) / running(bareSide) : null,
+      runningWriteBehindRatio: hasRunning ? running(behindSide) / running(bareSide) : null,
     };
   } finally {
     clearInterval(sampler);

@@ -14,6 +14,7 @@ import { createConversationWorker } from '../../src/server/conversation-worker';
 import { workflowBundleOptions } from '../../src/server/workflow-bundle-options';
 import { sharedTestEnv } from '../../test/support/temporal';
 import { benchActivities } from './activities';
+import { writeBehindSinks } from './write-behind-sinks';
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 
@@ -55,6 +56,7 @@ export async function withBenchWorkers<T>(
         taskQueue: taskQueues[i]!,
         workflows: { workflowBundle },
         activities: { ...createActivities({ archive }), ...benchActivities },
+        sinks: writeBehindSinks(archive),
       })
     )
   );

@@ -4,7 +4,13 @@
  * they measure is the production wiring (workflow source, sinks, data converter, tuning), not a copy of it.
  */
 import type { DataConverter } from '@temporalio/common';
-import { Worker, type NativeConnection, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import {
+  Worker,
+  type InjectedSinks,
+  type NativeConnection,
+  type WorkflowBundleWithSourceMap,
+} from '@temporalio/worker';
+import type { Sinks } from '@temporalio/workflow';
 import type { Config } from '../config/schema';
 import { schema } from '../config/schema';
 import type { ConversationMetrics } from '../metrics/conversation-metrics';
@@ -38,6 +44,8 @@ export interface ConversationWorkerOptions {
   workflows?: WorkflowSource | { workflowBundle: WorkflowBundleWithSourceMap };
   /** Receives the workflows' observations and the cache size. @default none (the sinks drop them) */
   metrics?: ConversationMetrics;
+  /** More sinks, for the workflows of a custom bundle (the benchmarks' baselines). @default none */
+  sinks?: InjectedSinks<Sinks>;
 }
 
 /**
@@ -55,7 +63,7 @@ export async function createConversationWorker(options: ConversationWorkerOption
     ...(options.workflows ?? workflowSource(dataConverter)),
     dataConverter,
     activities: options.activities,
-    sinks: conversationSinks(options.metrics),
+    sinks: { ...options.sinks, ...conversationSinks(options.metrics) },
     maxCachedWorkflows: tuning.maxCachedWorkflows,
     maxConcurrentWorkflowTaskExecutions: tuning.maxConcurrentWorkflowTaskExecutions,
     maxConcurrentActivityTaskExecutions: tuning.maxConcurrentActivityTaskExecutions,

@@ -74,6 +74,8 @@ describe('bench pipeline at its quick size (BENCH_QUICK=1)', function () {
       conversation: Side;
       bare: Side;
       localActivity: Side;
+      writeBehind: Side;
+      writeBehindArchived: number;
     };
     const scale = json<{ rows: Row[]; secondWorker: Row }>(dir, 'scale.json');
     assert.deepEqual(
@@ -84,12 +86,14 @@ describe('bench pipeline at its quick size (BENCH_QUICK=1)', function () {
         [60, 2, 2],
       ]
     );
-    // Both baselines ran every step beside the conversations, and every process's CPU was sampled.
+    // Every baseline ran every step beside the conversations, and every process's CPU was sampled.
     for (const r of [...scale.rows, scale.secondWorker]) {
-      for (const side of [r.conversation, r.bare, r.localActivity]) {
+      for (const side of [r.conversation, r.bare, r.localActivity, r.writeBehind]) {
         assert.equal(side.stepsDone, r.conversations * r.steps, JSON.stringify(r));
         assert.ok(side.cores.server > 0 && side.cores.worker > 0, JSON.stringify(side.cores));
       }
+      // The write-behind baseline did its work: its sink archived every message its steps sent.
+      assert.equal(r.writeBehindArchived, 1, JSON.stringify(r));
     }
     const cost = json<{ rows: { session: string }[] }>(dir, 'cost.json');
     assert.equal(new Set(cost.rows.map((r) => r.session)).size, 2);

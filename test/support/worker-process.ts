@@ -3,7 +3,8 @@
 // on SUMMARIZER_BASE_URL), until it is killed. Payloads are encrypted as the production worker's are when
 // DC_CODEC_ENCRYPT (and the codec keys) are set: the same data-converter factory reads them from the environment.
 // MAX_CACHED_WORKFLOWS (optional) sizes the workflow cache (the scale benchmark runs more conversations than fit);
-// NOOP_ACTIVITY=1 adds the scale benchmark's `noop` activity (its one-local-activity baseline workflow awaits it).
+// NOOP_ACTIVITY=1 adds the scale benchmark's `noop` activity (its one-local-activity baseline workflow awaits it) and
+// the `benchArchive` sink of its write-behind baseline (archives to the same archive and counts, after the task).
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { createActivities } from '../../src/activities';
 import { dataConverterFromConfig } from '../../src/codec/data-converter';
@@ -11,6 +12,7 @@ import { loadConfig } from '../../src/config/load-config';
 import { createConversationWorker } from '../../src/server/conversation-worker';
 import { openArchiveFromEnv, requiredEnv } from './archive-from-env';
 import { testProfiles } from './profiles';
+import { writeBehindSinks } from '../../bench/temporal/write-behind-sinks';
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -35,6 +37,7 @@ async function main(): Promise<void> {
       }),
       ...(process.env.NOOP_ACTIVITY === '1' ? { noop: (): Promise<void> => Promise.resolve() } : {}),
     },
+    ...(process.env.NOOP_ACTIVITY === '1' ? { sinks: writeBehindSinks(archive) } : {}),
     // As the production worker: temporal.yaml `worker:` (or its environment variables).
     tuning: {
       ...config.worker,
